@@ -1,0 +1,180 @@
+// Device command catalogue: codes, parameter schemas and the §5 rules for each command kind.
+// The console validates its forms with these schemas and the server validates again before
+// encoding; messages are i18n keys of `validation.*`.
+import { z } from 'zod';
+import { FALL_HEIGHTS, LIMITS, PHONE, THRESHOLDS, ipOrDomain, port } from './rules.js';
+
+/**
+ * The one list of device command codes. The console's forms, the server's validation and the
+ * protocol encoders (@wt/protocols: WATCH_COMMANDS, GT06_COMMANDS) are all keyed by it; a code
+ * a protocol cannot carry is rejected by that protocol's encoder, not left out of this list.
+ */
+export const COMMAND_CODES = [
+  'UPLOAD', 'SOS', 'CENTER', 'RESET', 'POWEROFF', 'FIND', 'REMOVE', 'LOWBAT', 'MESSAGE', 'LZ',
+  'HEART_RATE', 'BLOOD_PRESSURE', 'TEMPERATURE', 'BLOOD_OXYGEN',
+  'HEART_RATE_THRESHOLD', 'BLOOD_PRESSURE_THRESHOLD', 'TEMPERATURE_THRESHOLD', 'BLOOD_OXYGEN_THRESHOLD',
+  'FALL_HEIGHT', 'IP', 'SILENCETIME', 'REMIND', 'WORK_TIME', 'VIBRATION', 'CUSTOM',
+] as const;
+export type CommandCode = (typeof COMMAND_CODES)[number];
+
+const K = {
+  required: 'validation.required',
+  intervalRange: 'validation.intervalRange',
+  intervalMoreThanOne: 'validation.intervalMoreThanOne',
+  startBeforeEnd: 'validation.startBeforeEnd',
+  vibrationPositive: 'validation.vibrationPositive',
+  amNotAfterPm: 'validation.amNotAfterPm',
+  thresholdRange: 'validation.thresholdRange',
+  thresholdBoth: 'validation.thresholdBoth',
+  minBelowMax: 'validation.minBelowMax',
+  fallHeight: 'validation.fallHeight',
+  numberRequired: 'validation.numberRequired',
+  messageRequired: 'validation.messageRequired',
+  phoneInvalid: 'validation.phoneInvalid',
+  invalid: 'validation.invalid',
+} as const;
+
+/** Minutes between reports: over 0, at least LIMITS.intervalMin, at most LIMITS.intervalMax. */
+export const intervalMinutes = z.coerce
+  .number({ error: K.intervalRange })
+  .refine((v) => Number.isFinite(v) && v > 0 && v >= LIMITS.intervalMin && v <= LIMITS.intervalMax, { error: K.intervalRange });
+
+/** An interval sent in one command (health measurement period): more than 1 minute. */
+export const commandInterval = z.coerce
+  .number({ error: K.intervalMoreThanOne })
+  .refine((v) => Number.isFinite(v) && v > 1, { error: K.intervalMoreThanOne });
+
+const phoneNumber = (key: string = K.numberRequired) =>
+  z.string({ error: key }).trim().min(1, { error: key }).regex(PHONE, { error: K.phoneInvalid });
+const optionalPhone = z
+  .string()
+  .trim()
+  .optional()
+  .refine((v) => v === undefined || v === '' || PHONE.test(v), { error: K.phoneInvalid });
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const time = z.string({ error: K.required }).trim().regex(HHMM, { error: K.required });
+const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+
+/** Empty input (undefined, '', null) means "no bound". */
+const optionalNumber = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.coerce.number({ error: K.required }).optional(),
+);
+
+function threshold(range: { min: number; max: number }) {
+  const params = { min: range.min, max: range.max };
+  return z
+    .object({ min: optionalNumber, max: optionalNumber })
+    .superRefine((v, ctx) => {
+      for (const f of ['min', 'max'] as const) {
+        const x = v[f];
+        if (x !== undefined && (x < range.min || x > range.max)) {
+          ctx.addIssue({ code: 'custom', path: [f], message: K.thresholdRange, params });
+        }
+      }
+      if ((v.min === undefined) !== (v.max === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [v.min === undefined ? 'min' : 'max'], message: K.thresholdBoth });
+      } else if (v.min !== undefined && v.max !== undefined && v.min >= v.max) {
+        ctx.addIssue({ code: 'custom', path: ['min'], message: K.minBelowMax });
+      }
+    });
+}
+
+const period = z
+  .object({ start: time, end: time })
+  .refine((v) => minutesOf(v.start) < minutesOf(v.end), { error: K.startBeforeEnd, path: ['end'] });
+
+/**
+ * A switch: true/false, 1/0, "1"/"0", "true"/"false" (any case, trimmed). `z.coerce.boolean()`
+ * would turn the string "0" (what a form or a query string sends for "off") into true.
+ */
+export const flag = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    const t = v.trim().toLowerCase();
+    if (t === '1' || t === 'true') return true;
+    if (t === '0' || t === 'false') return false;
+    return v;
+  }
+  if (v === 1) return true;
+  if (v === 0) return false;
+  return v;
+}, z.boolean({ error: (i) => (i.input === undefined ? K.required : K.invalid) }));
+
+const empty = z.object({}).loose();
+const onOff = z.object({ enabled: flag });
+const measure = z.object({ interval: commandInterval });
+
+export const COMMAND_SCHEMAS = {
+  UPLOAD: z.object({ interval: intervalMinutes }),
+  SOS: z.object({ sos1: phoneNumber(), sos2: optionalPhone, sos3: optionalPhone }),
+  CENTER: z.object({ number: phoneNumber() }),
+  RESET: empty,
+  POWEROFF: empty,
+  FIND: empty,
+  REMOVE: onOff,
+  LOWBAT: onOff,
+  MESSAGE: z.object({ text: z.string({ error: K.messageRequired }).trim().min(1, { error: K.messageRequired }) }),
+  LZ: z.object({ language: z.coerce.number().int().min(0), timezone: z.coerce.number().min(-12).max(14) }),
+  HEART_RATE: measure,
+  BLOOD_PRESSURE: measure,
+  TEMPERATURE: measure,
+  BLOOD_OXYGEN: measure,
+  HEART_RATE_THRESHOLD: threshold(THRESHOLDS.heartRate),
+  BLOOD_PRESSURE_THRESHOLD: threshold(THRESHOLDS.bloodPressure),
+  TEMPERATURE_THRESHOLD: threshold(THRESHOLDS.temperature),
+  BLOOD_OXYGEN_THRESHOLD: threshold(THRESHOLDS.bloodOxygen),
+  FALL_HEIGHT: z.object({
+    height: z.coerce
+      .number({ error: K.fallHeight })
+      .refine((v) => (FALL_HEIGHTS as readonly number[]).includes(v), { error: K.fallHeight }),
+  }),
+  IP: z.object({ host: ipOrDomain, port: z.preprocess((v) => (v === '' ? undefined : v), port) }),
+  SILENCETIME: z.object({ periods: z.array(period).min(1, { error: K.required }) }),
+  REMIND: z.object({
+    reminders: z.array(z.object({ time, enabled: flag.default(true), kind: z.coerce.number().int().min(1).max(3).default(1) })).min(1, { error: K.required }),
+  }),
+  /** School-mode style AM and PM windows: the AM window may not end after the PM one starts. */
+  WORK_TIME: z
+    .object({ am: period, pm: period })
+    .refine((v) => minutesOf(v.am.end) <= minutesOf(v.pm.start), { error: K.amNotAfterPm, path: ['am', 'end'] }),
+  VIBRATION: z.object({ seconds: z.coerce.number({ error: K.vibrationPositive }).refine((v) => v > 0, { error: K.vibrationPositive }) }),
+  CUSTOM: z.object({ text: z.string({ error: K.required }).trim().min(1, { error: K.required }) }),
+} satisfies Record<CommandCode, z.ZodType>;
+
+export interface CommandFieldError {
+  Field: string;
+  Message: string;
+  Params?: Record<string, unknown>;
+}
+
+export type CommandValidation =
+  | { ok: true; params: Record<string, unknown> }
+  | { ok: false; fields: CommandFieldError[] };
+
+export function isCommandCode(code: string): code is CommandCode {
+  return (COMMAND_CODES as readonly string[]).includes(code);
+}
+
+export function validateCommand(code: string, params: unknown): CommandValidation {
+  if (!isCommandCode(code)) return { ok: false, fields: [{ Field: 'code', Message: 'validation.invalid' }] };
+  const r = (COMMAND_SCHEMAS[code] as z.ZodType).safeParse(params ?? {});
+  if (r.success) return { ok: true, params: r.data as Record<string, unknown> };
+  // One message per field, the first rule that failed (an empty field is "required", not also "invalid").
+  const seen = new Set<string>();
+  const issues = r.error.issues.filter((i) => {
+    const k = i.path.join('.');
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return {
+    ok: false,
+    fields: issues.map((i) => {
+      const f: CommandFieldError = { Field: i.path.join('.') || 'params', Message: i.message.startsWith('validation.') ? i.message : K.required };
+      const p = (i as { params?: Record<string, unknown> }).params;
+      if (p) f.Params = p;
+      return f;
+    }),
+  };
+}

@@ -1,0 +1,56 @@
+// Messages of the realtime socket (/api/realtime), shared by the hub and the console. The console
+// registers with its browser fingerprint (SPEC §3) and its access token; the hub then sends merged
+// batches of device changes, alarms as they are raised, and the "refresh data" notice (type 56).
+
+/** Registration the console sends first (SPEC §3 "Realtime registration"), plus its access token. */
+export interface RealtimeRegistration {
+  Token: string;
+  Source: 'Client';
+  Detail: { UserID: number; Type: 'Alarm' };
+  State: 'UP';
+  /** Access token; may instead be given as the `token` query parameter. */
+  Authorization?: string;
+}
+
+/** Latest known position and status of one device, as merged in a batch. */
+export interface LiveDevice {
+  /** Device id. */
+  i: number;
+  /** Latitude and longitude (WGS-84), absent when the change carried none. */
+  la?: number;
+  lo?: number;
+  /** Speed km/h and course degrees. */
+  sp?: number;
+  co?: number;
+  /** Fix time, epoch ms. */
+  t?: number;
+  /** Online flag, when the change said it. */
+  on?: boolean;
+  b?: number;
+  s?: number;
+  st?: number;
+  /** Connection mode. */
+  m?: 'long' | 'short';
+  /** Last communication, epoch ms. */
+  ls: number;
+}
+
+/** Alarm push message (SPEC §3). */
+export interface AlarmPush {
+  NotificationType: number;
+  /** The device's IMEI. */
+  DeviceID: string;
+  Nickname: string;
+  Message: string;
+  Created: string;
+}
+
+export const REFRESH_NOTIFICATION_TYPE = 56;
+export const SOS_NOTIFICATION_TYPE = 5;
+
+export type RealtimeMessage =
+  | { type: 'registered'; userId: number }
+  | { type: 'devices'; devices: LiveDevice[] }
+  | { type: 'alarm'; alarm: AlarmPush; deviceId: number }
+  | { type: 'refresh'; NotificationType: 56 }
+  | { type: 'error'; Message: string };

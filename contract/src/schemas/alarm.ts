@@ -1,0 +1,276 @@
+// Schemas of the Alarm area (ExceptionMessage calls): alarm types, records, thresholds, per-user
+// alarm settings and alarm contacts (SPEC §3, §4, §5, §7).
+import { z } from 'zod';
+import { ok, pageOf, pageRequest } from '../envelope.js';
+import { EMAIL, PHONE, requiredString } from '../rules.js';
+import { dateInput, id, optionalId } from './common.js';
+
+const num = z.number().nullable();
+const optionalNumber = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().optional());
+
+// ---- alarm types -------------------------------------------------------------------------------
+export const alarmTypeSchema = z.object({
+  Id: z.number(),
+  Code: z.number(),
+  NameZh: z.string(),
+  NameEn: z.string(),
+  DescriptionZh: z.string(),
+  DescriptionEn: z.string(),
+  Category: z.string(),
+  /** 1 normal, 2 important, 3 severe. */
+  Level: z.number(),
+  MinValue: num,
+  MaxValue: num,
+  /** 1 keep ringing, 2 a few sounds, 3 silent. */
+  RingType: z.number(),
+  /** 1 shown as a pop-up on the consoles, 2 not. */
+  PagePush: z.number(),
+  /** 1 enabled, 2 invalid (no alarms of this type are raised). */
+  Enabled: z.number(),
+});
+export type AlarmType = z.infer<typeof alarmTypeSchema>;
+
+export const alarmTypeListRequest = z.object({
+  ...pageRequest,
+  Keyword: z.string().trim().optional(),
+  Level: optionalNumber,
+  Enabled: optionalNumber,
+});
+export const alarmTypeListResponse = pageOf(alarmTypeSchema);
+export const alarmTypeOptionsResponse = ok({ Items: z.array(alarmTypeSchema) });
+
+const level = z.coerce.number({ error: 'alarm.levelRequired' }).int().min(1, { error: 'alarm.levelRequired' }).max(3, { error: 'alarm.levelRequired' });
+const ring = z.coerce.number({ error: 'alarm.ringRequired' }).int().min(1, { error: 'alarm.ringRequired' }).max(3, { error: 'alarm.ringRequired' });
+const flag = (key: string) => z.coerce.number({ error: key }).int().pipe(z.union([z.literal(1), z.literal(2)], { error: key }));
+
+/** SPEC §5 "Alarm: type, level, ring mode, push and threshold required; minimum below maximum". */
+export const saveAlarmTypeRequest = z
+  .object({
+    Id: optionalId,
+    Code: z.coerce.number({ error: 'validation.numberRequired' }).int({ error: 'validation.numberRequired' }).min(1, { error: 'validation.numberRequired' }).max(9999),
+    NameZh: requiredString('alarm.nameRequired').max(64, { error: 'validation.tooLong' }),
+    NameEn: requiredString('alarm.nameRequired').max(64, { error: 'validation.tooLong' }),
+    DescriptionZh: z.string().trim().max(256, { error: 'validation.tooLong' }).default(''),
+    DescriptionEn: z.string().trim().max(256, { error: 'validation.tooLong' }).default(''),
+    Category: z.enum(['sos', 'health', 'fence', 'device']).default('device'),
+    Level: level,
+    MinValue: z.coerce.number({ error: 'alarm.thresholdRequired' }).nullable().default(null),
+    MaxValue: z.coerce.number({ error: 'alarm.thresholdRequired' }).nullable().default(null),
+    RingType: ring,
+    PagePush: flag('alarm.pushRequired'),
+    Enabled: flag('validation.required').default(1),
+  })
+  .refine((v) => (v.MinValue === null) === (v.MaxValue === null), { path: ['MaxValue'], error: 'validation.thresholdBoth' })
+  .refine((v) => v.MinValue === null || v.MaxValue === null || v.MinValue < v.MaxValue, { path: ['MinValue'], error: 'validation.minBelowMax' });
+
+export const alarmIdRequest = z.object({ Id: id });
+
+// ---- alarm records -----------------------------------------------------------------------------
+export const alarmRecordSchema = z.object({
+  Id: z.number(),
+  Type: z.number(),
+  DeviceId: z.number(),
+  Imei: z.string(),
+  DeviceName: z.string(),
+  AccountId: z.number(),
+  AccountName: z.string(),
+  Model: z.string(),
+  /** 0 unconfirmed, 1 confirmed. */
+  Status: z.number(),
+  Remark: z.string(),
+  /** What happened, in the server's words for the type (fence name, measured value ...). */
+  Message: z.string(),
+  Value: num,
+  Lat: num,
+  Lon: num,
+  /** How many times it was raised while unconfirmed (repeated SOS frames). */
+  Count: z.number(),
+  /** First raised. */
+  Created: z.string(),
+  /** Last raised. */
+  LastTime: z.string(),
+  ConfirmedAt: z.string().nullable(),
+});
+export type AlarmRecord = z.infer<typeof alarmRecordSchema>;
+
+const typeFilter = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : typeof v === 'number' || typeof v === 'string' ? [v] : v),
+  z.array(z.coerce.number().int()).optional(),
+);
+
+export const alarmRecordFilter = {
+  StartTime: dateInput.optional(),
+  EndTime: dateInput.optional(),
+  Type: typeFilter,
+  /** 0 unconfirmed, 1 confirmed. */
+  Status: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(0).max(1).optional()),
+  DeviceId: optionalId,
+  /** Whole IMEI, or a part of it, or of the device name. */
+  Imei: z.string().trim().optional(),
+  /** An account of the caller's subtree: its alarms and those of the accounts below it. */
+  AccountId: optionalId,
+};
+export const alarmRecordPageRequest = z.object({ ...pageRequest, ...alarmRecordFilter });
+export const alarmRecordPageResponse = pageOf(alarmRecordSchema);
+
+/** One click: confirm every unconfirmed alarm of today (or the listed ones) with a remark. */
+export const confirmAlarmsRequest = z.object({
+  Remark: z.string().trim().max(500, { error: 'validation.tooLong' }).default(''),
+  Ids: z.array(id).optional(),
+  /** Start of "today" in the caller's time zone; default: the server's local midnight. */
+  Since: dateInput.optional(),
+});
+export const confirmAlarmsResponse = ok({ Count: z.number() });
+
+export const confirmAlarmRequest = z.object({
+  Id: id,
+  Remark: z.string().trim().max(500, { error: 'validation.tooLong' }).default(''),
+});
+
+// ---- thresholds --------------------------------------------------------------------------------
+/** A bound: a number in range, null (empty: not checked), or absent (keep the value in force). */
+const bounded = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.union([z.null(), z.coerce.number().min(min, { error: 'validation.thresholdRange' }).max(max, { error: 'validation.thresholdRange' })]).optional(),
+  );
+/**
+ * Platform-side limits. The device-side threshold commands keep SPEC §5's narrower ranges; the
+ * platform's blood pressure bounds go above 100 mmHg because its default systolic limit is 140.
+ */
+export const THRESHOLD_LIMITS = {
+  heartRate: { min: 20, max: 200 },
+  bloodPressure: { min: 20, max: 250 },
+  temperature: { min: 16, max: 60 },
+  bloodOxygen: { min: 80, max: 100 },
+} as const;
+const L = THRESHOLD_LIMITS;
+export const thresholdsSchema = z.object({
+  heartRateMin: bounded(L.heartRate.min, L.heartRate.max),
+  heartRateMax: bounded(L.heartRate.min, L.heartRate.max),
+  systolicMin: bounded(L.bloodPressure.min, L.bloodPressure.max),
+  systolicMax: bounded(L.bloodPressure.min, L.bloodPressure.max),
+  diastolicMin: bounded(L.bloodPressure.min, L.bloodPressure.max),
+  diastolicMax: bounded(L.bloodPressure.min, L.bloodPressure.max),
+  bodyTempMax: bounded(L.temperature.min, L.temperature.max),
+  wristTempMax: bounded(L.temperature.min, L.temperature.max),
+  bloodOxygenMin: bounded(L.bloodOxygen.min, L.bloodOxygen.max),
+});
+const pairs = [
+  ['heartRateMin', 'heartRateMax'],
+  ['systolicMin', 'systolicMax'],
+  ['diastolicMin', 'diastolicMax'],
+] as const;
+
+export const thresholdTarget = {
+  /** A device of the caller's subtree; without it the thresholds are the account's. */
+  DeviceId: optionalId,
+  Imei: z.string().trim().optional(),
+  AccountId: optionalId,
+};
+export const thresholdRequest = z.object(thresholdTarget);
+export const thresholdResponse = ok({
+  /** The thresholds in force. */
+  Item: z.object({
+    heartRateMin: num,
+    heartRateMax: num,
+    systolicMin: num,
+    systolicMax: num,
+    diastolicMin: num,
+    diastolicMax: num,
+    bodyTempMax: num,
+    wristTempMax: num,
+    bloodOxygenMin: num,
+  }),
+  /** Where they come from: device, account, ancestor or default. */
+  Source: z.enum(['device', 'account', 'ancestor', 'default']),
+});
+export const saveThresholdRequest = z
+  .object({
+    ...thresholdTarget,
+    ...thresholdsSchema.shape,
+    /** Drop the own values, so the thresholds are inherited again. */
+    Inherit: z.coerce.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    for (const [lo, hi] of pairs) {
+      const a = v[lo];
+      const b = v[hi];
+      if (typeof a === 'number' && typeof b === 'number' && a >= b) ctx.addIssue({ code: 'custom', path: [lo], message: 'validation.minBelowMax' });
+    }
+  });
+
+// ---- per-user alarm settings (pop-ups) ---------------------------------------------------------
+export const alarmSettingSchema = z.object({
+  Id: z.number(),
+  UserId: z.number(),
+  ExceptionTypeId: z.number(),
+  /** The type's code, for the pop-ups which receive codes. */
+  Code: z.number(),
+  /** 1 pop-up on for new alarms of this type, 2 off. */
+  NewState: z.number(),
+  /** 1 no auto-close, 2 auto-close, 3 ring. */
+  RingType: z.number(),
+  /** 1 valid. */
+  State: z.number(),
+});
+export type AlarmSetting = z.infer<typeof alarmSettingSchema>;
+export const alarmSettingsRequest = z.object({ UserId: optionalId });
+export const alarmSettingsResponse = ok({ Items: z.array(alarmSettingSchema) });
+export const saveAlarmSettingRequest = z.object({
+  Id: optionalId,
+  UserId: optionalId,
+  ExceptionTypeId: id,
+  NewState: flag('validation.required').default(1),
+  RingType: ring,
+});
+export const saveAlarmSettingResponse = ok({ Id: z.number() });
+
+// ---- alarm contacts ----------------------------------------------------------------------------
+export const alarmContactSchema = z.object({
+  Id: z.number(),
+  UserId: z.number(),
+  Name: z.string(),
+  Phone: z.string(),
+  Email: z.string(),
+  /** 1 on, 2 off. */
+  NotifySms: z.number(),
+  NotifyEmail: z.number(),
+  /** Alarm type codes to tell; empty means all. */
+  Types: z.array(z.number()),
+  Created: z.string(),
+});
+export type AlarmContact = z.infer<typeof alarmContactSchema>;
+export const alarmContactsRequest = z.object({ UserId: optionalId });
+export const alarmContactsResponse = ok({ Items: z.array(alarmContactSchema) });
+export const saveAlarmContactRequest = z
+  .object({
+    Id: optionalId,
+    UserId: optionalId,
+    Name: requiredString('alarm.contactNameRequired').max(64, { error: 'validation.tooLong' }),
+    Phone: z.string().trim().regex(new RegExp(`^(${PHONE.source.slice(1, -1)})?$`), { error: 'validation.phoneInvalid' }).default(''),
+    Email: z.string().trim().regex(new RegExp(`^(${EMAIL.source.slice(1, -1)})?$`), { error: 'validation.emailInvalid' }).default(''),
+    NotifySms: flag('validation.required').default(1),
+    NotifyEmail: flag('validation.required').default(1),
+    Types: z.array(z.coerce.number().int()).default([]),
+  })
+  .refine((v) => v.Phone !== '' || v.Email !== '', { path: ['Phone'], error: 'alarm.contactNeedsPhoneOrEmail' });
+export const alarmSaveIdResponse = ok({ Id: z.number() });
+
+export const alarmSchemas = {
+  '/ExceptionMessage/ExceptionType': { request: alarmTypeListRequest, response: alarmTypeListResponse },
+  '/ExceptionMessage/ExcdeptionListWhitoutCode': { request: z.object({}), response: alarmTypeOptionsResponse },
+  '/ExceptionMessage/saveExceptionType': { request: saveAlarmTypeRequest, response: alarmSaveIdResponse },
+  '/ExceptionMessage/DeleteExceptionType': { request: alarmIdRequest, response: ok({}) },
+  '/ExceptionMessage/allExceptionMsgPage': { request: alarmRecordPageRequest, response: alarmRecordPageResponse },
+  '/ExceptionMessage/UpdateExceptionMessageStatus': { request: confirmAlarmsRequest, response: confirmAlarmsResponse },
+  '/ExceptionMessage/updateExceptionByID': { request: confirmAlarmRequest, response: ok({}) },
+  '/ExceptionMessage/allExceptionThreshold': { request: thresholdRequest, response: thresholdResponse },
+  '/ExceptionMessage/actionThresholdValue': { request: saveThresholdRequest, response: thresholdResponse },
+  '/ExceptionMessage/AlarmRulesByUserId': { request: alarmSettingsRequest, response: alarmSettingsResponse },
+  '/ExceptionMessage/saveAlarmRules': { request: saveAlarmSettingRequest, response: saveAlarmSettingResponse },
+  '/ExceptionMessage/DeleteAlarmSetById': { request: alarmIdRequest, response: ok({}) },
+  '/ExceptionMessage/AlarmContactPersonByUserId': { request: alarmContactsRequest, response: alarmContactsResponse },
+  '/ExceptionMessage/actionForAlarmContactPeople': { request: saveAlarmContactRequest, response: alarmSaveIdResponse },
+  '/ExceptionMessage/DeleteAlarmContactPerson': { request: alarmIdRequest, response: ok({}) },
+} as const;

@@ -1,0 +1,76 @@
+// Schemas of partner push: the companies alarms are POSTed to, and the log of delivery attempts.
+import { z } from 'zod';
+import { ok, pageOf, pageRequest } from '../envelope.js';
+import { requiredString } from '../rules.js';
+import { dateInput, id, optionalId } from './common.js';
+
+/** Which alarms a company receives. */
+export const PUSH_MODELS = { all: 1, sos: 2, health: 3 } as const;
+/** Body format: 1 the full alarm record, 2 the console's push message (NotificationType ...). */
+export const PUSH_FORMATS = { record: 1, message: 2 } as const;
+
+export const pushCompanySchema = z.object({
+  Id: z.number(),
+  Name: z.string(),
+  PushModel: z.number(),
+  DefaultFormat: z.number(),
+  PushUrl: z.string(),
+  /** 1 effective, 2 not. */
+  Effective: z.number(),
+  /** Key of the HMAC-SHA256 signature sent in X-Signature. */
+  VerificationCode: z.string(),
+  AccountId: z.number(),
+  AccountName: z.string(),
+  Created: z.string(),
+});
+export type PushCompany = z.infer<typeof pushCompanySchema>;
+
+export const pushCompanyListRequest = z.object({ ...pageRequest, Keyword: z.string().trim().optional() });
+export const pushCompanyListResponse = pageOf(pushCompanySchema);
+
+export const savePushCompanyRequest = z.object({
+  Id: optionalId,
+  AccountId: optionalId,
+  Name: requiredString('push.nameRequired').max(100, { error: 'validation.tooLong' }),
+  PushModel: z.coerce.number().int().min(1).max(3).default(1),
+  DefaultFormat: z.coerce.number().int().min(1).max(2).default(1),
+  PushUrl: requiredString('push.urlRequired').refine((v) => /^https?:\/\/[^\s]+$/i.test(v), { error: 'push.urlInvalid' }),
+  Effective: z.coerce.number().int().pipe(z.union([z.literal(1), z.literal(2)])).default(1),
+  VerificationCode: requiredString('push.codeRequired').min(8, { error: 'push.codeTooShort' }).max(128, { error: 'validation.tooLong' }),
+});
+export const savePushCompanyResponse = ok({ Id: z.number() });
+export const deletePushCompanyRequest = z.object({ Id: id });
+
+export const pushAttemptSchema = z.object({
+  Id: z.number(),
+  CompanyId: z.number(),
+  CompanyName: z.string(),
+  AlarmId: z.number().nullable(),
+  Imei: z.string(),
+  Url: z.string(),
+  Attempt: z.number(),
+  /** HTTP status of the partner's answer; null when it could not be reached. */
+  StatusCode: z.number().nullable(),
+  /** 1 delivered, 2 failed (retried later unless it was the last attempt). */
+  Success: z.number(),
+  Error: z.string(),
+  DurationMs: z.number(),
+  Created: z.string(),
+  Body: z.string(),
+});
+export const pushAttemptListRequest = z.object({
+  ...pageRequest,
+  StartTime: dateInput.optional(),
+  EndTime: dateInput.optional(),
+  CompanyId: optionalId,
+  Success: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(1).max(2).optional()),
+  Imei: z.string().trim().optional(),
+});
+export const pushAttemptListResponse = pageOf(pushAttemptSchema);
+
+export const pushSchemas = {
+  '/Push/CompanyList': { request: pushCompanyListRequest, response: pushCompanyListResponse },
+  '/Push/SaveCompany': { request: savePushCompanyRequest, response: savePushCompanyResponse },
+  '/Push/DeleteCompany': { request: deletePushCompanyRequest, response: ok({}) },
+  '/user/searchPushDataList': { request: pushAttemptListRequest, response: pushAttemptListResponse },
+} as const;

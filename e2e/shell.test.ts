@@ -1,0 +1,181 @@
+// The console shell in a real browser against a real server process: login, menus by role, tags,
+// languages, password change, automatic login. Screenshots of the login page and the shell in the
+// three languages land in e2e/screenshots/.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
+import { login } from './console.js';
+
+const texts = (lang: string, ns: string) =>
+  JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
+const route = { 'zh-CN': texts('zh-CN', 'route'), 'zh-TW': texts('zh-TW', 'route'), en: texts('en', 'route') };
+const shell = texts('zh-CN', 'shell');
+
+let server: ServerProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+
+const menuText = (page: Page) => page.locator('.ant-menu').first().innerText();
+
+/**
+ * In-app navigation (a full reload would start a new set of tags), waiting until the page's tag is
+ * the active one: pages load lazily, and a second navigation during a load would replace the first.
+ */
+async function nav(page: Page, to: string, title: string) {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, to);
+  await page.locator('.wt-tag.active', { hasText: title }).waitFor();
+}
+
+describe('console shell', () => {
+  it('shows the login page in the three languages', async () => {
+    for (const lang of ['zh-CN', 'zh-TW', 'en'] as const) {
+      const ctx = await newContext(browser, { locale: lang });
+      await ctx.addInitScript((l) => localStorage.setItem('wt.locale', l), lang);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/login`);
+      await page.locator('button[type="submit"]').waitFor();
+      await screenshot(page, `login-${lang}`);
+      await ctx.close();
+    }
+  });
+
+  it('refuses a bad login with the §8 message and keeps the user on the login page', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.locator('input[autocomplete="username"]').fill('admin');
+    await page.locator('input[autocomplete="current-password"]').fill('wrong12');
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => page.locator('.ant-message, .ant-alert, .ant-notification').innerText().catch(() => '')).toContain('账号或密码错误');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await ctx.close();
+  });
+
+  it('gives the administrator every area and an editor-healthdata user no health or admin pages', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await login(page, server.url, 'zh-CN', 'admin', 'admin123');
+    const adminMenu = await menuText(page);
+    // The health group has one visible child, so the menu shows that child (single-visible-child rule).
+    for (const key of ['monitor', 'dashboard', 'devices', 'alarm', 'healthData', 'model', 'inventory', 'scene', 'push', 'setting']) {
+      expect(adminMenu, key).toContain(route['zh-CN'][key]);
+    }
+    await screenshot(page, 'shell-admin-zh-CN');
+    await ctx.close();
+
+    const ctx2 = await newContext(browser);
+    const page2 = await ctx2.newPage();
+    await login(page2, server.url, 'zh-CN', 'viewer01', 'admin123');
+    const viewerMenu = await menuText(page2);
+    expect(viewerMenu).toContain(route['zh-CN'].devices);
+    expect(viewerMenu).toContain(route['zh-CN'].alarm);
+    for (const key of ['healthData', 'model', 'inventory', 'scene', 'push']) expect(viewerMenu, key).not.toContain(route['zh-CN'][key]);
+    // A page outside the permitted routes is not reachable by typing its address either.
+    await page2.goto(`${server.url}/health/data`);
+    await page2.waitForURL((u) => u.pathname === '/404');
+    await screenshot(page2, 'shell-editor-healthdata-zh-CN');
+    await ctx2.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('opens and closes tags: close others and close all keep the affix tag', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await login(page, server.url, 'zh-CN', 'admin', 'admin123');
+    const z = route['zh-CN'];
+    for (const [p, title] of [['/devices/list', z.deviceList], ['/alarm/record', z.alarmRecord], ['/dashboard', z.dashboard], ['/setting/platform', z.platform]]) {
+      await nav(page, p!, title!);
+    }
+    const tags = () => page.locator('.wt-tags .wt-tag').allInnerTexts();
+    await expect.poll(async () => (await tags()).length).toBe(5);
+    // The affix tag (Monitor) has no close button.
+    expect(await page.locator('.wt-tag', { hasText: route['zh-CN'].monitor }).locator('.wt-tag-close').count()).toBe(0);
+
+    await page.locator('.wt-tag', { hasText: route['zh-CN'].alarmRecord }).click({ button: 'right' });
+    await page.locator('.wt-contextmenu li', { hasText: shell.tags.closeOthers }).click();
+    await expect.poll(async () => (await tags()).map((t) => t.trim())).toEqual([route['zh-CN'].monitor, route['zh-CN'].alarmRecord]);
+    expect(new URL(page.url()).pathname).toBe('/alarm/record');
+
+    await page.locator('.wt-tag', { hasText: route['zh-CN'].alarmRecord }).click({ button: 'right' });
+    await page.locator('.wt-contextmenu li', { hasText: shell.tags.closeAll }).click();
+    await expect.poll(async () => (await tags()).map((t) => t.trim())).toEqual([route['zh-CN'].monitor]);
+    await page.waitForURL((u) => u.pathname === '/');
+
+    // Closing the active tag moves to the last remaining one.
+    await nav(page, '/devices/list', z.deviceList);
+    await nav(page, '/alarm/record', z.alarmRecord);
+    await page.locator('.wt-tag.active .wt-tag-close').click();
+    await page.waitForURL((u) => u.pathname === '/devices/list');
+    await ctx.close();
+  });
+
+  it('switches the language to English and traditional Chinese, and remembers it', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await login(page, server.url, 'zh-CN', 'admin', 'admin123');
+    let current = 'zh-CN';
+    for (const lang of ['en', 'zh-TW'] as const) {
+      await page.locator(`.wt-navbar button[aria-label]`).filter({ has: page.locator('.anticon-translation') }).click();
+      // The menu names the languages in the language on screen.
+      const label = texts(current, 'common').languages[lang];
+      current = lang;
+      await page.locator('.ant-dropdown-menu-item', { hasText: label }).click();
+      await expect.poll(() => menuText(page)).toContain(route[lang].devices);
+      await screenshot(page, `shell-admin-${lang}`);
+    }
+    await page.reload();
+    await page.locator('.ant-menu').first().waitFor();
+    expect(await menuText(page)).toContain(route['zh-TW'].devices);
+    await ctx.close();
+  });
+
+  it('logs in through the automatic login route without leaving the password in the address bar', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/login/operator01/admin123/en`);
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 20_000 });
+    await page.locator('.ant-menu').first().waitFor();
+    expect(page.url()).not.toContain('admin123');
+    expect(await menuText(page)).toContain(route.en.devices);
+    const stored = await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+    expect(stored).not.toContain('admin123');
+    await ctx.close();
+  });
+
+  it('changes the password, then logs out, and the new password works', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await login(page, server.url, 'zh-CN', 'clinic01', 'admin123');
+    await page.locator('.wt-nav-user').click();
+    await page.locator('.ant-dropdown-menu-item', { hasText: shell.user.changePassword }).click();
+    const dialog = page.locator('.ant-modal');
+    await dialog.locator('#OldPass').fill('admin123');
+    await dialog.locator('#NewPass').fill('weak');
+    await dialog.locator('#RePass').fill('weak');
+    await dialog.locator('.ant-btn-primary').click();
+    await expect.poll(() => dialog.locator('.ant-form-item-explain-error').count()).toBeGreaterThan(0);
+    await dialog.locator('#NewPass').fill('Clinic2026');
+    await dialog.locator('#RePass').fill('Clinic2026');
+    await dialog.locator('.ant-btn-primary').click();
+    await page.waitForURL((u) => u.pathname.startsWith('/login'), { timeout: 15_000 });
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await login(page, server.url, 'zh-CN', 'clinic01', 'Clinic2026');
+    expect(new URL(page.url()).pathname).toBe('/');
+    await ctx.close();
+  });
+});

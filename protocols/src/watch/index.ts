@@ -1,0 +1,3 @@
+export * from './frame.js';
+export * from './decoder.js';
+export * from './encoder.js';

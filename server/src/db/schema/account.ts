@@ -1,0 +1,111 @@
+// Accounts tree, permission sets, sessions and the login log (SPEC §3, §4, §6).
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const permissionSets = pgTable('permission_sets', {
+  id: serial('id').primaryKey(),
+  ownerId: integer('owner_id'),
+  key: text('key').notNull(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  /** Comma-separated permitted routes (SPEC §6); empty means by role. */
+  routes: text('routes').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    parentId: integer('parent_id'),
+    /** Materialized path of ids, '/1/5/12/': "this account and all below it" is one prefix match. */
+    path: text('path').notNull(),
+    loginName: text('login_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    kind: text('kind').notNull().default('user'),
+    userType: smallint('user_type').notNull().default(1),
+    permissionSetId: integer('permission_set_id'),
+    username: text('username').notNull().default(''),
+    avatar: text('avatar').notNull().default(''),
+    pageName: text('page_name').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull().default(''),
+    address: text('address').notNull().default(''),
+    companyName: text('company_name').notNull().default(''),
+    contact: text('contact').notNull().default(''),
+    introduction: text('introduction').notNull().default(''),
+    language: text('language').notNull().default('zh-CN'),
+    timeZoneOffset: integer('time_zone_offset').notNull().default(480),
+    isShowMapLabel: smallint('is_show_map_label').notNull().default(1),
+    isInnerDoor: smallint('is_inner_door').notNull().default(1),
+    isDataShow: smallint('is_data_show').notNull().default(1),
+    isHealthData: smallint('is_health_data').notNull().default(1),
+    isShowMonitorFence: smallint('is_show_monitor_fence').notNull().default(2),
+    switchAnimation: smallint('switch_animation').notNull().default(1),
+    switchFunctionSendCmd: smallint('switch_function_send_cmd').notNull().default(2),
+    isWeatherConfig: smallint('is_weather_config').notNull().default(2),
+    isSendMsgByRole: smallint('is_send_msg_by_role').notNull().default(2),
+    isSendMessage: smallint('is_send_message').notNull().default(2),
+    settingFunction: smallint('setting_function').notNull().default(2),
+    alarmSet: smallint('alarm_set').notNull().default(1),
+    agentAuthorized: boolean('agent_authorized').notNull().default(false),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('accounts_login_name_uq').on(sql`lower(${t.loginName})`),
+    index('accounts_email_idx').on(sql`lower(${t.email})`),
+    index('accounts_path_idx').on(t.path.op('text_pattern_ops')),
+    index('accounts_parent_idx').on(t.parentId),
+  ],
+);
+
+/** One row per login; the refresh token rotates within it (only its hash is stored). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    refreshHash: text('refresh_hash').notNull(),
+    /** The hash of the token this one replaced: presenting it again means theft, and ends the session. */
+    previousHash: text('previous_hash'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    client: text('client').notNull().default(''),
+  },
+  (t) => [index('sessions_account_idx').on(t.accountId), uniqueIndex('sessions_refresh_uq').on(t.refreshHash)],
+);
+
+export const passwordResets = pgTable('password_resets', {
+  id: serial('id').primaryKey(),
+  accountId: integer('account_id').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const loginLogs = pgTable(
+  'login_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id').notNull(),
+    loginName: text('login_name').notNull().default(''),
+    actionCode: integer('action_code').notNull(),
+    ip: text('ip').notNull().default(''),
+    ipLocation: text('ip_location').notNull().default(''),
+    clientType: text('client_type').notNull().default(''),
+    clientCode: integer('client_code').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('login_logs_account_time_idx').on(t.accountId, t.createdAt)],
+);
+
+/** Small key/value settings of the installation (generated secrets, platform info). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

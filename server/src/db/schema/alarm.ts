@@ -1,0 +1,120 @@
+// Alarms (SPEC §3 "Alarm type", "Alarm setting", "Alarm record"): the installation's alarm types,
+// the alarms raised, per-user pop-up settings, alarm contacts and health thresholds.
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgTable, real, serial, smallint, text, timestamp, uniqueIndex, doublePrecision } from 'drizzle-orm/pg-core';
+
+export const alarmTypes = pgTable(
+  'alarm_types',
+  {
+    id: serial('id').primaryKey(),
+    code: integer('code').notNull(),
+    nameZh: text('name_zh').notNull(),
+    nameEn: text('name_en').notNull(),
+    descriptionZh: text('description_zh').notNull().default(''),
+    descriptionEn: text('description_en').notNull().default(''),
+    category: text('category').notNull().default('device'),
+    level: smallint('level').notNull().default(1),
+    minValue: real('min_value'),
+    maxValue: real('max_value'),
+    ringType: smallint('ring_type').notNull().default(2),
+    pagePush: smallint('page_push').notNull().default(1),
+    /** 1 enabled, 2 invalid. */
+    enabled: smallint('enabled').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alarm_types_code_uq').on(t.code)],
+);
+
+/** Status 0 unconfirmed, 1 confirmed. */
+export const alarms = pgTable(
+  'alarms',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Alarm type code (contract/src/alarm-types.ts). */
+    type: integer('type').notNull(),
+    deviceId: integer('device_id').notNull(),
+    /** The device's owner when raised: the subtree scope applies to it. */
+    accountId: integer('account_id').notNull(),
+    status: smallint('status').notNull().default(0),
+    /** Times raised while unconfirmed. */
+    count: integer('count').notNull().default(1),
+    /** i18n key and parameters of the description, rendered in the reader's language. */
+    messageKey: text('message_key').notNull().default(''),
+    messageParams: jsonb('message_params').notNull().default(sql`'{}'::jsonb`),
+    value: real('value'),
+    lat: doublePrecision('lat'),
+    lon: doublePrecision('lon'),
+    remark: text('remark').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    confirmedBy: integer('confirmed_by'),
+  },
+  (t) => [
+    // One open alarm per device and type: repeats update it (INSERT ... ON CONFLICT DO UPDATE).
+    uniqueIndex('alarms_open_uq').on(t.deviceId, t.type).where(sql`status = 0`),
+    // Lists are ordered by (created_at, id): the id keeps pages stable and lets one index give the order.
+    index('alarms_account_created_idx').on(t.accountId, t.createdAt, t.id),
+    index('alarms_device_created_idx').on(t.deviceId, t.createdAt, t.id),
+    index('alarms_created_idx').on(t.createdAt, t.id),
+  ],
+);
+
+/** A user's pop-up setting for one alarm type. */
+export const alarmSettings = pgTable(
+  'alarm_settings',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    alarmTypeId: integer('alarm_type_id').notNull(),
+    /** 1 pop-up on, 2 off. */
+    newState: smallint('new_state').notNull().default(1),
+    /** 1 no auto-close, 2 auto-close, 3 ring. */
+    ringType: smallint('ring_type').notNull().default(2),
+    state: smallint('state').notNull().default(1),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alarm_settings_account_type_uq').on(t.accountId, t.alarmTypeId)],
+);
+
+/** People told of an account's alarms (and its subtree's) by SMS or e-mail. */
+export const alarmContacts = pgTable(
+  'alarm_contacts',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull().default(''),
+    notifySms: smallint('notify_sms').notNull().default(1),
+    notifyEmail: smallint('notify_email').notNull().default(1),
+    /** Alarm type codes; empty means all. */
+    types: jsonb('types').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('alarm_contacts_account_idx').on(t.accountId)],
+);
+
+/** Own thresholds of an account (device_id null) or of one device; null bounds are not checked. */
+export const healthThresholds = pgTable(
+  'health_thresholds',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id'),
+    deviceId: integer('device_id'),
+    heartRateMin: real('heart_rate_min'),
+    heartRateMax: real('heart_rate_max'),
+    systolicMin: real('systolic_min'),
+    systolicMax: real('systolic_max'),
+    diastolicMin: real('diastolic_min'),
+    diastolicMax: real('diastolic_max'),
+    bodyTempMax: real('body_temp_max'),
+    wristTempMax: real('wrist_temp_max'),
+    bloodOxygenMin: real('blood_oxygen_min'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('health_thresholds_device_uq').on(t.deviceId).where(sql`device_id IS NOT NULL`),
+    uniqueIndex('health_thresholds_account_uq').on(t.accountId).where(sql`device_id IS NULL`),
+  ],
+);

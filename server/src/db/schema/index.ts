@@ -1,0 +1,8 @@
+// Every table, one file per area. drizzle-kit reads this to generate migrations.
+export * from './account.js';
+export * from './device.js';
+export * from './alarm.js';
+export * from './push.js';
+export * from './catalogue.js';
+export * from './device-extra.js';
+export * from './monitor.js';

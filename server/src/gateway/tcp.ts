@@ -1,0 +1,232 @@
+// Device TCP listeners: the 3G watch text protocol and GT06 binary. One small object per
+// connection (framer, decoder state, identity); each frame's messages go to the pipeline and the
+// protocol reply is written only after they are committed. Garbage is counted and logged, a
+// stream the framer cannot resynchronise is closed, and nothing a device sends can throw here.
+import net from 'node:net';
+import {
+  Gt06Framer,
+  WatchFramer,
+  createGt06State,
+  decodeGt06Frame,
+  decodeWatchFrame,
+  encodeGt06Command,
+  encodeWatchCommand,
+  parseWatchHeader,
+  type DecodeResult,
+  type DeviceCommand,
+  type Gt06State,
+} from '@wt/protocols';
+import type { AppDeps } from '../deps.js';
+import type { DeviceRef } from '../pipeline/directory.js';
+import type { DeviceSession, Source } from '../pipeline/ingest.js';
+import { deliverQueued } from '../modules/command/delivery.js';
+
+/** Frames a connection may have waiting for their commit before we stop reading from it. */
+const MAX_PENDING_FRAMES = 16;
+
+abstract class Connection implements DeviceSession {
+  deviceId = 0;
+  abstract readonly protocol: 'watch' | 'gt06';
+  protected ref: DeviceRef | undefined;
+  private pending = 0;
+  private closed = false;
+  readonly source: Source;
+
+  constructor(
+    protected readonly deps: AppDeps,
+    protected readonly socket: net.Socket,
+  ) {
+    this.source = { transport: 'watch', remote: `${socket.remoteAddress}:${socket.remotePort}`, mode: 'long' };
+  }
+
+  get remote(): string {
+    return this.source.remote;
+  }
+
+  get open(): boolean {
+    return !this.closed && !this.socket.destroyed;
+  }
+
+  abstract sendCommand(command: DeviceCommand, commandId: number): string;
+  protected abstract push(chunk: Buffer): { frames: Buffer[]; overflow: boolean; skipped: number };
+  protected abstract decode(frame: Buffer): DecodeResult;
+
+  onData(chunk: Buffer): void {
+    const ingest = this.deps.ingest;
+    let out;
+    try {
+      out = this.push(chunk);
+    } catch (err) {
+      ingest.malformed(this.source, chunk, `framer failed: ${(err as Error).message}`, this.ref?.imei);
+      this.socket.destroy();
+      return;
+    }
+    if (out.skipped > 0) ingest.malformed(this.source, chunk, `${out.skipped} bytes outside any frame`, this.ref?.imei);
+    if (out.overflow) {
+      this.deps.log.warn({ remote: this.remote, imei: this.ref?.imei }, 'device stream lost its framing: connection closed');
+      this.socket.destroy();
+      return;
+    }
+    for (const frame of out.frames) this.onFrame(frame);
+  }
+
+  private onFrame(frame: Buffer): void {
+    const ingest = this.deps.ingest;
+    let res: DecodeResult;
+    try {
+      res = this.decode(frame);
+    } catch (err) {
+      ingest.malformed(this.source, frame, `decoder failed: ${(err as Error).message}`, this.ref?.imei);
+      return;
+    }
+    if (res.messages.length === 0) {
+      if (res.reply) this.write(res.reply);
+      else if (res.deviceId === undefined) ingest.malformed(this.source, frame, 'undecodable frame', this.ref?.imei);
+      else ingest.metrics.ignored++;
+      return;
+    }
+    this.pending++;
+    if (this.pending >= MAX_PENDING_FRAMES) this.socket.pause();
+    ingest
+      .ingest(res.messages, this.source)
+      .then(
+        (r) => {
+          if (r.stored === 0) return; // unknown device: no acknowledgement
+          if (res.reply) this.write(res.reply);
+          if (r.device && r.device.id !== this.ref?.id) this.identified(r.device);
+        },
+        () => {
+          // The batch failed to commit: no acknowledgement, the device sends again.
+        },
+      )
+      .finally(() => {
+        this.pending--;
+        if (this.pending < MAX_PENDING_FRAMES && this.socket.isPaused() && !this.socket.destroyed) this.socket.resume();
+      });
+  }
+
+  private identified(ref: DeviceRef): void {
+    const ingest = this.deps.ingest;
+    if (this.ref) ingest.unbindSession(this);
+    this.ref = ref;
+    this.deviceId = ref.id;
+    ingest.bindSession(this);
+    deliverQueued(this.deps, this).catch((err) => this.deps.log.error({ err, imei: ref.imei }, 'sending queued commands failed'));
+  }
+
+  protected write(bytes: Uint8Array): void {
+    if (!this.socket.destroyed && this.socket.writable) this.socket.write(bytes);
+  }
+
+  onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ref) this.deps.ingest.unbindSession(this);
+  }
+}
+
+class WatchConnection extends Connection {
+  readonly protocol = 'watch' as const;
+  private readonly framer: WatchFramer;
+  private vendor = '3G';
+  private wireId = '';
+  private index: string | undefined;
+
+  constructor(deps: AppDeps, socket: net.Socket) {
+    super(deps, socket);
+    this.framer = new WatchFramer({ maxBuffer: deps.config.GATEWAY_MAX_BUFFER });
+  }
+
+  protected push(chunk: Buffer) {
+    return this.framer.push(chunk);
+  }
+
+  protected decode(frame: Buffer): DecodeResult {
+    const h = parseWatchHeader(frame, 0);
+    if (h && h !== 'more') {
+      // Commands go back the way the device speaks: its vendor tag, id form and index variant.
+      this.vendor = h.vendor;
+      this.wireId = h.id;
+      this.index = h.index;
+    }
+    return decodeWatchFrame(frame);
+  }
+
+  sendCommand(command: DeviceCommand, _commandId: number): string {
+    const bytes = encodeWatchCommand(this.vendor, this.wireId || (this.ref?.imei ?? ''), command, this.index);
+    this.write(bytes);
+    return bytes.toString('latin1');
+  }
+}
+
+class Gt06Connection extends Connection {
+  readonly protocol = 'gt06' as const;
+  private readonly framer: Gt06Framer;
+  private readonly state: Gt06State = createGt06State();
+  private serial = 1;
+
+  constructor(deps: AppDeps, socket: net.Socket) {
+    super(deps, socket);
+    this.source.transport = 'gt06';
+    this.framer = new Gt06Framer({ maxBuffer: Math.min(deps.config.GATEWAY_MAX_BUFFER, 64 * 1024) });
+  }
+
+  protected push(chunk: Buffer) {
+    return this.framer.push(chunk);
+  }
+
+  protected decode(frame: Buffer): DecodeResult {
+    return decodeGt06Frame(frame, this.state);
+  }
+
+  sendCommand(command: DeviceCommand, commandId: number): string {
+    this.serial = (this.serial + 1) & 0xffff;
+    // The server flag carries the command id; the device echoes it in its reply.
+    const bytes = encodeGt06Command(command, this.serial, commandId);
+    this.write(bytes);
+    return bytes.toString('hex');
+  }
+}
+
+export interface TcpListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06', port: number): Promise<TcpListener> {
+  const sockets = new Set<net.Socket>();
+  const idleMs = deps.config.GATEWAY_IDLE_SECONDS * 1000;
+  const metrics = deps.ingest.metrics;
+  const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 }, (socket) => {
+    metrics.connectionsOpened++;
+    sockets.add(socket);
+    const conn = protocol === 'watch' ? new WatchConnection(deps, socket) : new Gt06Connection(deps, socket);
+    socket.setTimeout(idleMs);
+    socket.on('data', (chunk: Buffer) => conn.onData(chunk));
+    socket.on('timeout', () => socket.destroy());
+    socket.on('error', (err) => deps.log.debug({ err, remote: conn.remote }, 'device connection error'));
+    socket.on('close', () => {
+      metrics.connectionsClosed++;
+      sockets.delete(socket);
+      conn.onClose();
+    });
+  });
+  server.on('error', (err) => deps.log.error({ err, protocol }, 'device listener error'));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host: deps.config.HOST, backlog: 4096 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as net.AddressInfo).port;
+  deps.log.info({ protocol, port: bound }, 'device listener started');
+  return {
+    port: bound,
+    async close() {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}

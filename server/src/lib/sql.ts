@@ -1,0 +1,31 @@
+// Raw SQL through Drizzle's template (parameters stay bound) with the same answer shape on PGlite
+// and node-postgres, for the queries that are clearer written out (lists with many joins).
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+
+export async function rows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const r = (await db.execute(query)) as unknown as { rows: T[] };
+  return r.rows;
+}
+
+/** ISO text of a timestamp column (Date on both drivers), null stays null. */
+export function iso(v: Date | string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  return (v instanceof Date ? v : new Date(v)).toISOString();
+}
+
+/** A LIKE pattern matching `text` anywhere, with the pattern characters escaped. */
+export function contains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Joins conditions with AND (TRUE when there are none). */
+export function allOf(conds: SQL[]): SQL {
+  return conds.length ? sql.join(conds, sql` AND `) : sql`TRUE`;
+}
+
+/** Postgres unique violation. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}

@@ -1,0 +1,421 @@
+// The Alarm area's calls: alarm types (admin), records with confirmation, thresholds, per-user
+// pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { formatDateTime, type Locale } from '@wt/contract';
+import type { AuthedContext } from '../../calls.js';
+import { accounts, alarmContacts, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
+import { allOf, contains, rows } from '../../lib/sql.js';
+import { ALARM_TOPICS, loadThresholds } from '../../rules/alarm-engine.js';
+import { renderAlarmMessage } from './format.js';
+
+type Row = Record<string, unknown>;
+const toNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const dateOf = (v: unknown) => (v === undefined || v === null || v === '' ? null : new Date(typeof v === 'number' && String(v).length === 10 ? v * 1000 : (v as string)));
+
+// ---- devices in scope ----------------------------------------------------------------------------
+
+export interface ScopedDevice {
+  id: number;
+  imei: string;
+  name: string;
+  modelName: string;
+  accountId: number;
+  accountPath: string;
+  accountName: string;
+}
+
+/** A device of the caller's subtree by id or IMEI; another tenant's device answers "not found". */
+export async function deviceInScope(ctx: AuthedContext, deviceId?: number, imei?: string): Promise<ScopedDevice> {
+  if (!deviceId && !imei) throw notFound('alarm.deviceNotFound');
+  const [d] = await ctx.deps.database.db
+    .select({
+      id: devices.id,
+      imei: devices.imei,
+      name: devices.name,
+      modelName: devices.modelName,
+      accountId: devices.accountId,
+      accountPath: accounts.path,
+      accountName: sql<string>`coalesce(nullif(${accounts.username}, ''), ${accounts.loginName})`,
+    })
+    .from(devices)
+    .innerJoin(accounts, eq(accounts.id, devices.accountId))
+    .where(and(deviceId ? eq(devices.id, deviceId) : eq(devices.imei, imei!), ownedBySubtree(devices.accountId, ctx.user)))
+    .limit(1);
+  if (!d) throw notFound('alarm.deviceNotFound');
+  return d;
+}
+
+// ---- alarm types ---------------------------------------------------------------------------------
+
+function typeOut(r: typeof alarmTypes.$inferSelect) {
+  return {
+    Id: r.id,
+    Code: r.code,
+    NameZh: r.nameZh,
+    NameEn: r.nameEn,
+    DescriptionZh: r.descriptionZh,
+    DescriptionEn: r.descriptionEn,
+    Category: r.category,
+    Level: r.level,
+    MinValue: r.minValue,
+    MaxValue: r.maxValue,
+    RingType: r.ringType,
+    PagePush: r.pagePush,
+    Enabled: r.enabled,
+  };
+}
+
+export async function listTypes(ctx: AuthedContext, q: { PageNo: number; PageCount: number; Keyword?: string; Level?: number; Enabled?: number }) {
+  const { db } = ctx.deps.database;
+  const conds: SQL[] = [];
+  if (q.Keyword) {
+    const k = contains(q.Keyword);
+    conds.push(sql`(${alarmTypes.nameZh} ILIKE ${k} OR ${alarmTypes.nameEn} ILIKE ${k} OR ${alarmTypes.code}::text LIKE ${k})`);
+  }
+  if (q.Level) conds.push(eq(alarmTypes.level, q.Level));
+  if (q.Enabled) conds.push(eq(alarmTypes.enabled, q.Enabled));
+  const where = allOf(conds);
+  const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(alarmTypes).where(where)) as [{ n: number }];
+  const items = await db
+    .select()
+    .from(alarmTypes)
+    .where(where)
+    .orderBy(asc(alarmTypes.code))
+    .limit(q.PageCount)
+    .offset((q.PageNo - 1) * q.PageCount);
+  return { State: 200 as const, Total: n, Items: items.map(typeOut) };
+}
+
+export async function typeOptions(ctx: AuthedContext) {
+  const items = await ctx.deps.database.db.select().from(alarmTypes).orderBy(asc(alarmTypes.code));
+  return { State: 200 as const, Items: items.map(typeOut) };
+}
+
+export async function saveType(
+  ctx: AuthedContext,
+  b: {
+    Id?: number;
+    Code: number;
+    NameZh: string;
+    NameEn: string;
+    DescriptionZh: string;
+    DescriptionEn: string;
+    Category: string;
+    Level: number;
+    MinValue: number | null;
+    MaxValue: number | null;
+    RingType: number;
+    PagePush: number;
+    Enabled: number;
+  },
+) {
+  const { db } = ctx.deps.database;
+  const values = {
+    code: b.Code,
+    nameZh: b.NameZh,
+    nameEn: b.NameEn,
+    descriptionZh: b.DescriptionZh,
+    descriptionEn: b.DescriptionEn,
+    category: b.Category,
+    level: b.Level,
+    minValue: b.MinValue,
+    maxValue: b.MaxValue,
+    ringType: b.RingType,
+    pagePush: b.PagePush,
+    enabled: b.Enabled,
+  };
+  const [taken] = await db.select({ id: alarmTypes.id }).from(alarmTypes).where(eq(alarmTypes.code, b.Code)).limit(1);
+  if (taken && taken.id !== b.Id) throw conflict('alarm.codeExists', { code: b.Code });
+  let id: number;
+  if (b.Id) {
+    const [row] = await db.update(alarmTypes).set(values).where(eq(alarmTypes.id, b.Id)).returning({ id: alarmTypes.id });
+    if (!row) throw notFound();
+    id = row.id;
+  } else {
+    const [row] = await db.insert(alarmTypes).values(values).returning({ id: alarmTypes.id });
+    id = row!.id;
+  }
+  ctx.deps.bus.publish(ALARM_TOPICS.typesChanged, {});
+  return { State: 200 as const, Id: id };
+}
+
+export async function deleteType(ctx: AuthedContext, id: number) {
+  const { db } = ctx.deps.database;
+  const [row] = await db.select().from(alarmTypes).where(eq(alarmTypes.id, id)).limit(1);
+  if (!row) throw notFound();
+  const [used] = await db.select({ id: alarms.id }).from(alarms).where(eq(alarms.type, row.code)).limit(1);
+  if (used) throw conflict('alarm.typeInUse');
+  await db.delete(alarmTypes).where(eq(alarmTypes.id, id));
+  await db.delete(alarmSettings).where(eq(alarmSettings.alarmTypeId, id));
+  ctx.deps.bus.publish(ALARM_TOPICS.typesChanged, {});
+  return { State: 200 as const };
+}
+
+// ---- alarm records ---------------------------------------------------------------------------------
+
+export interface RecordFilter {
+  StartTime?: string | number;
+  EndTime?: string | number;
+  Type?: number[];
+  Status?: number;
+  DeviceId?: number;
+  Imei?: string;
+  AccountId?: number;
+}
+
+async function recordConditions(ctx: AuthedContext, f: RecordFilter): Promise<SQL[]> {
+  const conds: SQL[] = [];
+  if (f.AccountId) {
+    const target = await accountInScope(ctx.deps.database.db, ctx.user, f.AccountId);
+    conds.push(ownedBySubtree(alarms.accountId, target));
+  } else {
+    conds.push(ownedBySubtree(alarms.accountId, ctx.user));
+  }
+  const start = dateOf(f.StartTime);
+  const end = dateOf(f.EndTime);
+  if (start) conds.push(sql`${alarms.createdAt} >= ${start}`);
+  if (end) conds.push(sql`${alarms.createdAt} <= ${end}`);
+  if (f.Type?.length) conds.push(sql`${alarms.type} IN (${sql.join(f.Type.map((t) => sql`${t}`), sql`, `)})`);
+  if (f.Status !== undefined) conds.push(eq(alarms.status, f.Status));
+  if (f.DeviceId) conds.push(eq(alarms.deviceId, f.DeviceId));
+  if (f.Imei) {
+    const exact = /^\d{15}$/.test(f.Imei);
+    conds.push(
+      exact
+        ? sql`${alarms.deviceId} IN (SELECT id FROM devices WHERE imei = ${f.Imei})`
+        : sql`${alarms.deviceId} IN (SELECT id FROM devices WHERE imei LIKE ${contains(f.Imei)} OR name ILIKE ${contains(f.Imei)})`,
+    );
+  }
+  return conds;
+}
+
+const RECORD_COLUMNS = sql`al.id, al.type, al.device_id AS "deviceId", d.imei, d.name AS "deviceName", al.account_id AS "accountId",
+  coalesce(nullif(a.username, ''), a.login_name) AS "accountName", d.model_name AS "model", al.status, al.remark,
+  al.message_key AS "messageKey", al.message_params AS "messageParams", al.value, al.lat, al.lon, al.count,
+  al.created_at AS "created", al.last_at AS "lastAt", al.confirmed_at AS "confirmedAt"`;
+
+export function recordOut(locale: Locale, r: Row) {
+  return {
+    Id: Number(r.id),
+    Type: Number(r.type),
+    DeviceId: Number(r.deviceId),
+    Imei: String(r.imei ?? ''),
+    DeviceName: String(r.deviceName ?? ''),
+    AccountId: Number(r.accountId),
+    AccountName: String(r.accountName ?? ''),
+    Model: String(r.model ?? ''),
+    Status: Number(r.status),
+    Remark: String(r.remark ?? ''),
+    Message: renderAlarmMessage(locale, String(r.messageKey ?? ''), r.messageParams as Record<string, unknown>),
+    Value: toNum(r.value),
+    Lat: toNum(r.lat),
+    Lon: toNum(r.lon),
+    Count: Number(r.count),
+    Created: formatDateTime(r.created as Date),
+    LastTime: formatDateTime(r.lastAt as Date),
+    ConfirmedAt: r.confirmedAt ? formatDateTime(r.confirmedAt as Date) : null,
+  };
+}
+
+/** Records as rows (the page and the export share it). The alarms table is aliased `al` in the SQL. */
+export async function queryRecords(ctx: AuthedContext, f: RecordFilter, limit: number, offset: number) {
+  const conds = await recordConditions(ctx, f);
+  // The conditions were written against the table name; the query aliases it, so name it alike.
+  return rows<Row>(
+    ctx.deps.database.db,
+    sql`SELECT ${RECORD_COLUMNS} FROM (SELECT * FROM ${alarms} WHERE ${allOf(conds)} ORDER BY ${alarms.createdAt} DESC, ${alarms.id} DESC LIMIT ${limit} OFFSET ${offset}) al
+        JOIN devices d ON d.id = al.device_id JOIN accounts a ON a.id = al.account_id
+        ORDER BY al.created_at DESC, al.id DESC`,
+  );
+}
+
+export async function listRecords(ctx: AuthedContext, q: RecordFilter & { PageNo: number; PageCount: number }) {
+  const conds = await recordConditions(ctx, q);
+  const [{ n }] = await rows<{ n: number }>(ctx.deps.database.db, sql`SELECT count(*)::int AS n FROM ${alarms} WHERE ${allOf(conds)}`) as [{ n: number }];
+  const items = await queryRecords(ctx, q, q.PageCount, (q.PageNo - 1) * q.PageCount);
+  return { State: 200 as const, Total: Number(n), Items: items.map((r) => recordOut(ctx.locale, r)) };
+}
+
+/** Start of today in the caller's time zone (minutes east of UTC, from the account). */
+async function startOfToday(ctx: AuthedContext): Promise<Date> {
+  const [a] = await ctx.deps.database.db.select({ tz: accounts.timeZoneOffset }).from(accounts).where(eq(accounts.id, ctx.user.id));
+  const offset = (a?.tz ?? 480) * 60_000;
+  const local = new Date(Date.now() + offset);
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - offset);
+}
+
+/** One click: every unconfirmed alarm of today in the subtree (or the given ones) is confirmed with the remark. */
+export async function confirmMany(ctx: AuthedContext, b: { Remark: string; Ids?: number[]; Since?: string | number }) {
+  const conds: SQL[] = [ownedBySubtree(alarms.accountId, ctx.user), eq(alarms.status, 0)];
+  if (b.Ids?.length) conds.push(sql`${alarms.id} IN (${sql.join(b.Ids.map((i) => sql`${i}`), sql`, `)})`);
+  else conds.push(sql`${alarms.createdAt} >= ${dateOf(b.Since) ?? (await startOfToday(ctx))}`);
+  const done = await ctx.deps.database.db
+    .update(alarms)
+    .set({ status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id })
+    .where(and(...conds))
+    .returning({ id: alarms.id });
+  return { State: 200 as const, Count: done.length };
+}
+
+export async function confirmOne(ctx: AuthedContext, b: { Id: number; Remark: string }) {
+  const { db } = ctx.deps.database;
+  const [row] = await db
+    .select({ status: alarms.status })
+    .from(alarms)
+    .where(and(eq(alarms.id, b.Id), ownedBySubtree(alarms.accountId, ctx.user)))
+    .limit(1);
+  if (!row) throw notFound();
+  await db
+    .update(alarms)
+    .set(row.status === 0 ? { status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id } : { remark: b.Remark })
+    .where(eq(alarms.id, b.Id));
+  return { State: 200 as const };
+}
+
+// ---- thresholds --------------------------------------------------------------------------------------
+
+async function thresholdTarget(ctx: AuthedContext, b: { DeviceId?: number; Imei?: string; AccountId?: number }) {
+  if (b.DeviceId || b.Imei) {
+    const d = await deviceInScope(ctx, b.DeviceId, b.Imei);
+    return { deviceId: d.id, accountId: null as number | null, path: d.accountPath };
+  }
+  const a = await accountInScope(ctx.deps.database.db, ctx.user, b.AccountId);
+  return { deviceId: null as number | null, accountId: a.id, path: a.path };
+}
+
+export async function getThresholds(ctx: AuthedContext, b: { DeviceId?: number; Imei?: string; AccountId?: number }) {
+  const t = await thresholdTarget(ctx, b);
+  const r = await loadThresholds(ctx.deps, t.deviceId, t.path);
+  return { State: 200 as const, Item: r.thresholds, Source: r.source };
+}
+
+const FIELDS = ['heartRateMin', 'heartRateMax', 'systolicMin', 'systolicMax', 'diastolicMin', 'diastolicMax', 'bodyTempMax', 'wristTempMax', 'bloodOxygenMin'] as const;
+
+export async function saveThresholds(ctx: AuthedContext, b: Record<string, unknown> & { DeviceId?: number; Imei?: string; AccountId?: number; Inherit?: boolean }) {
+  const t = await thresholdTarget(ctx, b);
+  const { db } = ctx.deps.database;
+  const own = t.deviceId !== null ? eq(healthThresholds.deviceId, t.deviceId) : and(eq(healthThresholds.accountId, t.accountId!), sql`${healthThresholds.deviceId} IS NULL`);
+  if (b.Inherit) {
+    await db.delete(healthThresholds).where(own!);
+  } else {
+    // Bounds left out of the request keep the value in force; an explicit null stops checking it.
+    const current = (await loadThresholds(ctx.deps, t.deviceId, t.path)).thresholds;
+    const values = Object.fromEntries(FIELDS.map((f) => [f, b[f] === undefined ? current[f] : (b[f] as number | null)])) as Record<(typeof FIELDS)[number], number | null>;
+    for (const [lo, hi] of [['heartRateMin', 'heartRateMax'], ['systolicMin', 'systolicMax'], ['diastolicMin', 'diastolicMax']] as const) {
+      const a = values[lo];
+      const z = values[hi];
+      if (a !== null && z !== null && a >= z) throw badRequest('common.validation', undefined, [{ Field: lo, Message: 'validation.minBelowMax' }]);
+    }
+    await db.transaction(async (tx) => {
+      // Delete-then-insert in one transaction: the two partial unique indexes guard against doubles.
+      await tx.delete(healthThresholds).where(own!);
+      await tx.insert(healthThresholds).values({ ...values, deviceId: t.deviceId, accountId: t.accountId });
+    });
+  }
+  ctx.deps.bus.publish(ALARM_TOPICS.thresholdsChanged, {});
+  const r = await loadThresholds(ctx.deps, t.deviceId, t.path);
+  return { State: 200 as const, Item: r.thresholds, Source: r.source };
+}
+
+// ---- settings ------------------------------------------------------------------------------------------
+
+export async function listSettings(ctx: AuthedContext, userId?: number) {
+  const account = await accountInScope(ctx.deps.database.db, ctx.user, userId);
+  const items = await ctx.deps.database.db
+    .select({ s: alarmSettings, code: alarmTypes.code })
+    .from(alarmSettings)
+    .innerJoin(alarmTypes, eq(alarmTypes.id, alarmSettings.alarmTypeId))
+    .where(eq(alarmSettings.accountId, account.id))
+    .orderBy(asc(alarmTypes.code));
+  return {
+    State: 200 as const,
+    Items: items.map(({ s, code }) => ({ Id: s.id, UserId: s.accountId, ExceptionTypeId: s.alarmTypeId, Code: code, NewState: s.newState, RingType: s.ringType, State: s.state })),
+  };
+}
+
+export async function saveSetting(ctx: AuthedContext, b: { Id?: number; UserId?: number; ExceptionTypeId: number; NewState: number; RingType: number }) {
+  const { db } = ctx.deps.database;
+  const account = await accountInScope(db, ctx.user, b.UserId);
+  const [type] = await db.select({ id: alarmTypes.id }).from(alarmTypes).where(eq(alarmTypes.id, b.ExceptionTypeId)).limit(1);
+  if (!type) throw notFound();
+  if (b.Id) {
+    const [row] = await db
+      .update(alarmSettings)
+      .set({ alarmTypeId: b.ExceptionTypeId, newState: b.NewState, ringType: b.RingType, updatedAt: new Date() })
+      .where(and(eq(alarmSettings.id, b.Id), ownedBySubtree(alarmSettings.accountId, ctx.user)))
+      .returning({ id: alarmSettings.id });
+    if (!row) throw notFound();
+    return { State: 200 as const, Id: row.id };
+  }
+  const [row] = await db
+    .insert(alarmSettings)
+    .values({ accountId: account.id, alarmTypeId: b.ExceptionTypeId, newState: b.NewState, ringType: b.RingType })
+    .onConflictDoUpdate({
+      target: [alarmSettings.accountId, alarmSettings.alarmTypeId],
+      set: { newState: b.NewState, ringType: b.RingType, updatedAt: new Date() },
+    })
+    .returning({ id: alarmSettings.id });
+  return { State: 200 as const, Id: row!.id };
+}
+
+export async function deleteSetting(ctx: AuthedContext, id: number) {
+  const done = await ctx.deps.database.db
+    .delete(alarmSettings)
+    .where(and(eq(alarmSettings.id, id), ownedBySubtree(alarmSettings.accountId, ctx.user)))
+    .returning({ id: alarmSettings.id });
+  if (!done.length) throw notFound();
+  return { State: 200 as const };
+}
+
+// ---- contacts ------------------------------------------------------------------------------------------
+
+export async function listContacts(ctx: AuthedContext, userId?: number) {
+  const account = await accountInScope(ctx.deps.database.db, ctx.user, userId);
+  const items = await ctx.deps.database.db.select().from(alarmContacts).where(eq(alarmContacts.accountId, account.id)).orderBy(asc(alarmContacts.id));
+  return {
+    State: 200 as const,
+    Items: items.map((c) => ({
+      Id: c.id,
+      UserId: c.accountId,
+      Name: c.name,
+      Phone: c.phone,
+      Email: c.email,
+      NotifySms: c.notifySms,
+      NotifyEmail: c.notifyEmail,
+      Types: c.types ?? [],
+      Created: formatDateTime(c.createdAt),
+    })),
+  };
+}
+
+export async function saveContact(
+  ctx: AuthedContext,
+  b: { Id?: number; UserId?: number; Name: string; Phone: string; Email: string; NotifySms: number; NotifyEmail: number; Types: number[] },
+) {
+  const { db } = ctx.deps.database;
+  const account = await accountInScope(db, ctx.user, b.UserId);
+  const values = { name: b.Name, phone: b.Phone, email: b.Email, notifySms: b.NotifySms, notifyEmail: b.NotifyEmail, types: b.Types };
+  if (b.Id) {
+    const [row] = await db
+      .update(alarmContacts)
+      .set(values)
+      .where(and(eq(alarmContacts.id, b.Id), ownedBySubtree(alarmContacts.accountId, ctx.user)))
+      .returning({ id: alarmContacts.id });
+    if (!row) throw notFound();
+    return { State: 200 as const, Id: row.id };
+  }
+  const [row] = await db.insert(alarmContacts).values({ ...values, accountId: account.id }).returning({ id: alarmContacts.id });
+  return { State: 200 as const, Id: row!.id };
+}
+
+export async function deleteContact(ctx: AuthedContext, id: number) {
+  const done = await ctx.deps.database.db
+    .delete(alarmContacts)
+    .where(and(eq(alarmContacts.id, id), ownedBySubtree(alarmContacts.accountId, ctx.user)))
+    .returning({ id: alarmContacts.id });
+  if (!done.length) throw notFound();
+  return { State: 200 as const };
+}
+

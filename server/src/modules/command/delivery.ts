@@ -1,0 +1,85 @@
+// Putting commands on the wire: on a live session at once, or when the device next connects.
+// A command is claimed (queued -> sent) before its bytes are written, so two gateway processes
+// never both send it and a fast reply always finds it 'sent'.
+import { gt06CommandText, watchCommandContent, type DeviceCommand } from '@wt/protocols';
+import type { AppDeps } from '../../deps.js';
+import { TOPICS, type CommandEvent } from '../../pipeline/events.js';
+import type { DeviceSession } from '../../pipeline/ingest.js';
+
+export type CommandStatus = 'queued' | 'sent' | 'answered' | 'failed';
+
+/** Protocols that can carry commands to the device. */
+export const COMMAND_PROTOCOLS = new Set(['watch', 'gt06']);
+
+/**
+ * Encodes a command for a protocol without sending it: checks it can be encoded, and gives the
+ * keyword the device will echo in its reply. Throws the codec's error when it cannot.
+ */
+export function preview(protocol: string, command: DeviceCommand): { text: string; keyword: string } {
+  if (protocol === 'gt06') {
+    const text = gt06CommandText(command);
+    return { text, keyword: text.split(/[,#=:]/)[0]!.toUpperCase() };
+  }
+  const text = watchCommandContent(command);
+  return { text, keyword: text.split(',')[0]!.toUpperCase() };
+}
+
+export async function publishCommand(deps: AppDeps, deviceId: number, commandId: number, code: string, status: CommandStatus, reply?: string | null) {
+  const ref = await deps.ingest.refOf(deviceId);
+  if (!ref) return;
+  const e: CommandEvent = {
+    deviceId: ref.id, imei: ref.imei, name: ref.name, accountId: ref.accountId, accountPath: ref.accountPath, protocol: ref.protocol,
+    commandId, code, status, reply: reply ?? null, at: new Date().toISOString(),
+  };
+  deps.bus.publish(TOPICS.command, e);
+}
+
+interface QueuedRow {
+  id: number;
+  code: string;
+  params: Record<string, unknown>;
+}
+
+/** Sends one queued command on a session. Returns its new status, or null when it was not queued any more. */
+export async function sendOn(deps: AppDeps, session: DeviceSession, row: QueuedRow): Promise<CommandStatus | null> {
+  const db = deps.database;
+  const claimed = await db.query(`UPDATE commands SET status = 'sent', sent_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`, [row.id]);
+  if (!claimed.length) return null;
+  let encoded: string;
+  try {
+    if (!session.open) throw new Error('connection closed');
+    encoded = session.sendCommand({ code: row.code, params: row.params ?? {} }, row.id);
+  } catch (err) {
+    const message = (err as Error).message;
+    // The connection went away between the check and the write: the command waits for the next one.
+    const status: CommandStatus = session.open ? 'failed' : 'queued';
+    await db.query(`UPDATE commands SET status = $2, error = $3, sent_at = NULL WHERE id = $1`, [row.id, status, message]);
+    if (status === 'failed') await publishCommand(deps, session.deviceId, row.id, row.code, 'failed');
+    return status;
+  }
+  deps.ingest.metrics.commandsSent++;
+  await db.query(`UPDATE commands SET encoded = $2 WHERE id = $1`, [row.id, encoded]);
+  await publishCommand(deps, session.deviceId, row.id, row.code, 'sent');
+  return 'sent';
+}
+
+/** Sends every command queued for the device of a session that just identified itself. */
+export async function deliverQueued(deps: AppDeps, session: DeviceSession): Promise<void> {
+  const rows = await deps.database.query<QueuedRow>(
+    `SELECT id, code, params FROM commands WHERE device_id = $1 AND status = 'queued' ORDER BY id`,
+    [session.deviceId],
+  );
+  for (const row of rows) {
+    if (!session.open) return;
+    await sendOn(deps, session, row);
+  }
+}
+
+/** Sends a command if this process holds the device's connection; false when it does not. */
+export async function dispatchLocal(deps: AppDeps, commandId: number, deviceId: number): Promise<CommandStatus | null | false> {
+  const session = deps.ingest.sessions.get(deviceId);
+  if (!session || !session.open) return false;
+  const rows = await deps.database.query<QueuedRow>(`SELECT id, code, params FROM commands WHERE id = $1`, [commandId]);
+  if (!rows[0]) return null;
+  return sendOn(deps, session, rows[0]);
+}

@@ -1,0 +1,417 @@
+// The Devices area's rules: list and detail, add, bind and unbind, delete, move between accounts
+// and create an account with devices (SPEC §3, §4, §5, §8). IMEIs outside the caller's subtree are
+// treated exactly like unknown ones.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { State, type device as deviceSchemas } from '@wt/contract';
+import type { z } from 'zod';
+import type { AuthedContext, AuthUser } from '../../calls.js';
+import type { Db } from '../../db/client.js';
+import {
+  accounts,
+  commandDictionary,
+  commands,
+  deviceEvents,
+  deviceFenceState,
+  deviceFences,
+  deviceGroups,
+  deviceModels,
+  devicePersons,
+  deviceProtocols,
+  deviceRoles,
+  deviceState,
+  devices,
+  healthReadings,
+  positions,
+} from '../../db/schema/index.js';
+import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { accountInScope, ownedBySubtree, type AccountRow } from '../../lib/scope.js';
+import { rows } from '../../lib/sql.js';
+import { TOPICS, type DeviceChangedEvent } from '../../pipeline/events.js';
+import { findAccountByLogin, insertAccount } from '../user/repo.js';
+import { deletionBlocks } from './blockers.js';
+import { deviceRowsWhere, devicesByIds, devicesByImeis, existingImeis, idList, listDevices, toItem, type ScopedDevice } from './repo.js';
+
+type Req<K extends keyof typeof deviceSchemas> = (typeof deviceSchemas)[K] extends z.ZodType ? z.output<(typeof deviceSchemas)[K]> : never;
+export interface Failure {
+  Imei: string;
+  Message: string;
+  Params?: Record<string, unknown>;
+}
+
+const unique = <T,>(xs: T[]) => [...new Set(xs)];
+
+export function announce(ctx: Pick<AuthedContext, 'deps'>, list: { id?: number; imei?: string }[]) {
+  for (const d of list) ctx.deps.bus.publish(TOPICS.changed, { imei: d.imei, deviceId: d.id } satisfies DeviceChangedEvent);
+}
+
+export async function list(ctx: AuthedContext, q: Req<'deviceListRequest'>) {
+  const account = await accountInScope(ctx.deps.database.db, ctx.user, q.UserId);
+  const r = await listDevices(ctx.deps.database.db, account.path, q.IncludeSubAccounts, account.id, q);
+  return { State: State.OK, Total: r.total, Items: r.items };
+}
+
+export async function detail(ctx: AuthedContext, q: Req<'deviceDetailRequest'>) {
+  const cond = q.DeviceId ? sql`devices.id = ${q.DeviceId}` : sql`devices.imei = ${q.Imei!}`;
+  const [row] = await deviceRowsWhere(ctx.deps.database.db, ctx.user, cond);
+  if (!row) throw notFound('device.notFound');
+  return {
+    State: State.OK,
+    Item: { ...toItem(row), Battery: row.battery, Signal: row.signal, Steps: row.steps, ModelFunctions: row.functions ?? {} },
+  } as const;
+}
+
+export interface ModelRef {
+  id: number;
+  name: string;
+  protocol: string;
+}
+
+export async function modelRef(db: Db, modelId: number): Promise<ModelRef | undefined> {
+  const [m] = await db
+    .select({ id: deviceModels.id, name: deviceModels.name, protocol: deviceProtocols.code })
+    .from(deviceModels)
+    .innerJoin(deviceProtocols, eq(deviceProtocols.id, deviceModels.protocolId))
+    .where(eq(deviceModels.id, modelId));
+  return m ? { ...m, protocol: m.protocol.toLowerCase() } : undefined;
+}
+
+/** A group or role id given with a device must belong to the caller's subtree. */
+async function checkAttachments(db: Db, user: AuthUser, groupId?: number, roleId?: number) {
+  if (groupId) {
+    const [g] = await db.select({ id: deviceGroups.id }).from(deviceGroups).where(and(eq(deviceGroups.id, groupId), ownedBySubtree(deviceGroups.accountId, user)));
+    if (!g) throw notFound('device.groupNotFound');
+  }
+  if (roleId) {
+    const [r] = await db.select({ id: deviceRoles.id }).from(deviceRoles).where(and(eq(deviceRoles.id, roleId), ownedBySubtree(deviceRoles.accountId, user)));
+    if (!r) throw notFound('device.roleNotFound');
+  }
+}
+
+export function newDeviceValues(imei: string, name: string, model: ModelRef, accountId: number, bound: boolean, iccid = '', now = new Date()) {
+  return {
+    imei,
+    shortId: imei.slice(-10),
+    name,
+    modelId: model.id,
+    modelName: model.name,
+    protocol: model.protocol,
+    accountId,
+    bound,
+    iccid,
+    stockInAt: now,
+    activatedAt: bound ? now : null,
+  } satisfies typeof devices.$inferInsert;
+}
+
+export async function add(ctx: AuthedContext, b: Req<'addDeviceRequest'>) {
+  const { db } = ctx.deps.database;
+  const account = await accountInScope(db, ctx.user, b.UserId);
+  const model = await modelRef(db, b.ModelId);
+  if (!model) throw new AppError(State.BAD_REQUEST, 'common.validation', undefined, [{ Field: 'ModelId', Message: 'device.modelNotFound' }]);
+  await checkAttachments(db, ctx.user, b.GroupId, b.RoleId);
+  if ((await existingImeis(db, [b.Imei])).size) throw conflict('device.imeiExists', { imei: b.Imei });
+  const [row] = await db
+    .insert(devices)
+    .values({ ...newDeviceValues(b.Imei, b.Name, model, account.id, b.Bound, b.Iccid ?? ''), softwareVersion: b.SoftwareVersion ?? '', groupId: b.GroupId, roleId: b.RoleId })
+    .onConflictDoNothing()
+    .returning({ id: devices.id });
+  if (!row) throw conflict('device.imeiExists', { imei: b.Imei });
+  announce(ctx, [{ id: row.id, imei: b.Imei }]);
+  const [item] = await deviceRowsWhere(db, ctx.user, sql`devices.id = ${row.id}`);
+  return { State: State.OK, Item: toItem(item!) } as const;
+}
+
+export async function batchAdd(ctx: AuthedContext, b: Req<'batchAddRequest'>) {
+  const { db } = ctx.deps.database;
+  const account = await accountInScope(db, ctx.user, b.UserId);
+  const model = await modelRef(db, b.ModelId);
+  if (!model) throw new AppError(State.BAD_REQUEST, 'common.validation', undefined, [{ Field: 'ModelId', Message: 'device.modelNotFound' }]);
+  const failed: Failure[] = [];
+  const seen = new Set<string>();
+  const taken = await existingImeis(db, b.Imeis);
+  const now = new Date();
+  const values: (typeof devices.$inferInsert)[] = [];
+  b.Imeis.forEach((imei, i) => {
+    if (seen.has(imei)) return failed.push({ Imei: imei, Message: 'device.imeiDuplicate', Params: { imei } });
+    seen.add(imei);
+    if (taken.has(imei)) return failed.push({ Imei: imei, Message: 'device.imeiExists', Params: { imei } });
+    const name = b.NamePrefix ? `${b.NamePrefix}${imei.slice(-6)}` : imei;
+    values.push(newDeviceValues(imei, name, model, account.id, b.Bound, b.Iccids[i] ?? '', now));
+  });
+  const inserted = values.length ? await db.insert(devices).values(values).onConflictDoNothing().returning({ id: devices.id, imei: devices.imei }) : [];
+  // Added meanwhile by someone else: reported like the others.
+  const got = new Set(inserted.map((r) => r.imei));
+  for (const v of values) if (!got.has(v.imei)) failed.push({ Imei: v.imei, Message: 'device.imeiExists', Params: { imei: v.imei } });
+  announce(ctx, inserted);
+  return { State: State.OK, Succeeded: inserted.length, Failed: failed } as const;
+}
+
+export async function bind(ctx: AuthedContext, b: Req<'batchBindRequest'>) {
+  const { db } = ctx.deps.database;
+  const target = b.UserId ? await accountInScope(db, ctx.user, b.UserId) : undefined;
+  const found = await devicesByImeis(db, ctx.user, b.Imeis);
+  const failed: Failure[] = [];
+  const ok: ScopedDevice[] = [];
+  for (const imei of unique(b.Imeis)) {
+    const d = found.get(imei);
+    if (!d) failed.push({ Imei: imei, Message: 'device.missing' });
+    else if (d.bound) failed.push({ Imei: imei, Message: 'device.alreadyBound' });
+    else ok.push(d);
+  }
+  if (ok.length) {
+    const ids = ok.map((d) => d.id);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(devices)
+        .set({ bound: true, activatedAt: sql`coalesce(${devices.activatedAt}, now())`, ...(target ? { accountId: target.id } : {}) })
+        .where(inArray(devices.id, ids));
+      if (target) await dropForeignAttachments(tx, ids, target);
+    });
+    announce(ctx, ok);
+  }
+  return { State: State.OK, Succeeded: ok.length, Failed: failed } as const;
+}
+
+async function unbindDevices(ctx: AuthedContext, wanted: { imei: string; d: ScopedDevice | undefined }[], switchedTo?: number) {
+  const { db } = ctx.deps.database;
+  if (switchedTo) await accountInScope(db, ctx.user, switchedTo);
+  const failed: Failure[] = [];
+  const ok: ScopedDevice[] = [];
+  for (const { imei, d } of wanted) {
+    if (!d) failed.push({ Imei: imei, Message: 'device.missing' });
+    else if (!d.bound) failed.push({ Imei: imei, Message: 'device.alreadyUnbound' });
+    else if (switchedTo && d.account_id !== switchedTo) failed.push({ Imei: imei, Message: 'device.accountNotSwitched' });
+    else ok.push(d);
+  }
+  if (ok.length) {
+    await db.update(devices).set({ bound: false }).where(inArray(devices.id, ok.map((d) => d.id)));
+    announce(ctx, ok);
+  }
+  return { State: State.OK, Succeeded: ok.length, Failed: failed } as const;
+}
+
+export async function unbindOne(ctx: AuthedContext, b: Req<'unbindRequest'>) {
+  const db = ctx.deps.database.db;
+  const d = b.DeviceId ? (await devicesByIds(db, ctx.user, [b.DeviceId]))[0] : (await devicesByImeis(db, ctx.user, [b.Imei!])).get(b.Imei!);
+  if (b.DeviceId && b.Imei && d && d.imei !== b.Imei) throw notFound('device.notFound');
+  const r = await unbindDevices(ctx, [{ imei: d?.imei ?? b.Imei ?? String(b.DeviceId), d }], b.UserId);
+  // A single unbind is refused as a whole, with the §8 reason.
+  if (r.Failed.length) throw new AppError(r.Failed[0]!.Message === 'device.missing' ? State.NOT_FOUND : State.CONFLICT, r.Failed[0]!.Message);
+  return r;
+}
+
+export async function unbindMany(ctx: AuthedContext, b: Req<'batchUnbindRequest'>) {
+  const found = await devicesByImeis(ctx.deps.database.db, ctx.user, b.Imeis);
+  return unbindDevices(ctx, unique(b.Imeis).map((imei) => ({ imei, d: found.get(imei) })), b.UserId);
+}
+
+/** Deletes devices with everything recorded about them, unless something still depends on them. */
+async function deleteDevices(ctx: AuthedContext, wanted: { imei: string; d: ScopedDevice | undefined }[]) {
+  const { db } = ctx.deps.database;
+  const failed: Failure[] = [];
+  const present = wanted.filter((w) => w.d).map((w) => w.d!);
+  const blocks = await deletionBlocks(db, present.map((d) => d.id));
+  const ok: ScopedDevice[] = [];
+  for (const { imei, d } of wanted) {
+    if (!d) failed.push({ Imei: imei, Message: 'device.missing' });
+    else if (blocks.has(d.id)) failed.push({ Imei: imei, Message: blocks.get(d.id)! });
+    else ok.push(d);
+  }
+  if (ok.length) {
+    const ids = ok.map((d) => d.id);
+    await db.transaction(async (tx) => {
+      for (const [table, col] of [
+        [deviceFenceState, deviceFenceState.deviceId],
+        [deviceFences, deviceFences.deviceId],
+        [devicePersons, devicePersons.deviceId],
+        [deviceState, deviceState.deviceId],
+        [positions, positions.deviceId],
+        [healthReadings, healthReadings.deviceId],
+        [deviceEvents, deviceEvents.deviceId],
+        [commands, commands.deviceId],
+      ] as const) {
+        await tx.delete(table).where(inArray(col, ids));
+      }
+      await tx.delete(devices).where(inArray(devices.id, ids));
+    });
+    announce(ctx, ok);
+  }
+  return { State: State.OK, Succeeded: ok.length, Failed: failed } as const;
+}
+
+export async function deleteByIds(ctx: AuthedContext, b: Req<'deleteByIdsRequest'>) {
+  const ids = unique(b.DeviceIds);
+  const found = new Map((await devicesByIds(ctx.deps.database.db, ctx.user, ids)).map((d) => [d.id, d]));
+  return deleteDevices(ctx, ids.map((id) => ({ imei: found.get(id)?.imei ?? String(id), d: found.get(id) })));
+}
+
+export async function deleteByImeis(ctx: AuthedContext, b: Req<'deleteByImeisRequest'>) {
+  const found = await devicesByImeis(ctx.deps.database.db, ctx.user, b.Imeis);
+  return deleteDevices(ctx, unique(b.Imeis).map((imei) => ({ imei, d: found.get(imei) })));
+}
+
+/** Groups and roles of accounts that are not the target or above it do not follow a moved device. */
+async function dropForeignAttachments(tx: Db, ids: number[], target: Pick<AccountRow, 'path'>) {
+  await tx.execute(sql`UPDATE devices SET group_id = NULL WHERE id IN (${idList(ids)}) AND group_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM device_groups g JOIN accounts a ON a.id = g.account_id WHERE g.id = devices.group_id AND ${target.path} LIKE a.path || '%')`);
+  await tx.execute(sql`UPDATE devices SET role_id = NULL WHERE id IN (${idList(ids)}) AND role_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM device_roles r JOIN accounts a ON a.id = r.account_id WHERE r.id = devices.role_id AND ${target.path} LIKE a.path || '%')`);
+}
+
+/** Moves the caller's devices to an account of its subtree (SPEC §8 move failures). */
+export async function move(ctx: AuthedContext, b: Req<'moveRequest'>) {
+  const { db } = ctx.deps.database;
+  const [target] = await db.select().from(accounts).where(and(eq(accounts.id, b.TargetUserId), ownedBySubtree(accounts.id, ctx.user)));
+  if (!target) throw new AppError(State.FORBIDDEN, 'device.moveNotSubAccount');
+  const found = await devicesByImeis(db, ctx.user, b.Imeis);
+  const failed: Failure[] = [];
+  const ok: ScopedDevice[] = [];
+  for (const imei of unique(b.Imeis)) {
+    const d = found.get(imei);
+    if (!d) failed.push({ Imei: imei, Message: 'device.moveNotRegistered' });
+    else if (d.account_id === target.id) failed.push({ Imei: imei, Message: 'device.moveSameAccount' });
+    else ok.push(d);
+  }
+  if (ok.length) {
+    const ids = ok.map((d) => d.id);
+    await db.transaction(async (tx) => {
+      await tx.update(devices).set({ accountId: target.id }).where(inArray(devices.id, ids));
+      await dropForeignAttachments(tx, ids, target);
+    });
+    announce(ctx, ok);
+  }
+  return { State: State.OK, Succeeded: ok.length, Failed: failed } as const;
+}
+
+export interface NewAccountRows {
+  loginName: string;
+  password: string;
+  username?: string;
+  email?: string;
+  devices: { imei: string; iccid?: string; modelId?: number; name?: string; row?: number }[];
+}
+
+/**
+ * Checks an account-with-devices request against the database: the login name must be free, each
+ * IMEI either the caller's (moved) or unknown (created with a model). Answers the refusals.
+ */
+export async function planAccountDevices(db: Db, user: AuthUser, req: NewAccountRows[]) {
+  const failures: (Failure & { row?: number; column?: string })[] = [];
+  const allImeis = req.flatMap((r) => r.devices.map((d) => d.imei));
+  const mine = await devicesByImeis(db, user, allImeis);
+  const anywhere = await existingImeis(db, allImeis);
+  const modelIds = unique(req.flatMap((r) => r.devices.map((d) => d.modelId)).filter((x): x is number => !!x));
+  const models = new Map<number, ModelRef>();
+  for (const id of modelIds) {
+    const m = await modelRef(db, id);
+    if (m) models.set(id, m);
+  }
+  const seen = new Set<string>();
+  for (const r of req) {
+    if (await findAccountByLogin(db, r.loginName)) failures.push({ Imei: '', Message: 'device.accountExists', Params: { loginName: r.loginName }, row: r.devices[0]?.row, column: 'LoginName' });
+    for (const d of r.devices) {
+      const fail = (Message: string, column: string, Params?: Record<string, unknown>) => failures.push({ Imei: d.imei, Message, Params, row: d.row, column });
+      if (seen.has(d.imei)) fail('device.imeiDuplicate', 'IMEI', { imei: d.imei });
+      seen.add(d.imei);
+      if (mine.has(d.imei)) continue;
+      if (anywhere.has(d.imei)) fail('device.imeiExists', 'IMEI', { imei: d.imei });
+      else if (!d.modelId) fail('device.modelRequiredForNew', 'Model', { imei: d.imei });
+      else if (!models.has(d.modelId)) fail('device.modelNotFound', 'Model');
+    }
+  }
+  return { failures, mine, models };
+}
+
+/** Creates the accounts below `parent` and gives them their devices, in one transaction. */
+export async function applyAccountDevices(ctx: AuthedContext, parent: AccountRow, req: NewAccountRows[], plan: Awaited<ReturnType<typeof planAccountDevices>>) {
+  const { db } = ctx.deps.database;
+  const now = new Date();
+  const out: { loginName: string; userId: number; moved: number; created: number }[] = [];
+  const touched: { id?: number; imei: string }[] = [];
+  await db.transaction(async (tx) => {
+    for (const r of req) {
+      const account = await insertAccount(tx as unknown as Db, {
+        parentId: parent.id,
+        parentPath: parent.path,
+        loginName: r.loginName,
+        passwordHash: await hashPassword(r.password),
+        kind: 'user',
+        userType: 1,
+        username: r.username ?? r.loginName,
+        email: r.email ?? '',
+      });
+      const moveIds = r.devices.filter((d) => plan.mine.has(d.imei)).map((d) => plan.mine.get(d.imei)!.id);
+      if (moveIds.length) {
+        await tx.update(devices).set({ accountId: account.id }).where(inArray(devices.id, moveIds));
+        for (const d of r.devices) {
+          const iccid = d.iccid;
+          if (plan.mine.has(d.imei) && iccid) await tx.update(devices).set({ iccid }).where(eq(devices.imei, d.imei));
+        }
+        await dropForeignAttachments(tx as unknown as Db, moveIds, account);
+      }
+      const create = r.devices.filter((d) => !plan.mine.has(d.imei));
+      if (create.length) {
+        await tx.insert(devices).values(create.map((d) => newDeviceValues(d.imei, d.name || d.imei, plan.models.get(d.modelId!)!, account.id, true, d.iccid ?? '', now)));
+      }
+      out.push({ loginName: account.loginName, userId: account.id, moved: moveIds.length, created: create.length });
+      touched.push(...r.devices.map((d) => ({ imei: d.imei, id: plan.mine.get(d.imei)?.id })));
+    }
+  });
+  announce(ctx, touched);
+  return out;
+}
+
+export async function createUserWithDevices(ctx: AuthedContext, b: Req<'createUserWithDevicesRequest'>) {
+  const { db } = ctx.deps.database;
+  const parent = await accountInScope(db, ctx.user, b.ParentUserId);
+  const req: NewAccountRows[] = [
+    {
+      loginName: b.LoginName,
+      password: b.Password,
+      username: b.Username,
+      email: b.Email,
+      devices: b.Imeis.map((imei, i) => ({ imei, iccid: b.Iccids[i], modelId: b.ModelId })),
+    },
+  ];
+  const plan = await planAccountDevices(db, ctx.user, req);
+  if (plan.failures.length) {
+    throw new AppError(
+      plan.failures[0]!.Message === 'device.accountExists' ? State.CONFLICT : State.BAD_REQUEST,
+      plan.failures[0]!.Message,
+      plan.failures[0]!.Params,
+      plan.failures.map((f) => ({ Field: f.Imei ? `Imeis.${b.Imeis.indexOf(f.Imei)}` : 'LoginName', Message: f.Message, Params: f.Params })),
+    );
+  }
+  const [r] = await applyAccountDevices(ctx, parent, req, plan);
+  return { State: State.OK, UserId: r!.userId, LoginName: r!.loginName, Moved: r!.moved, Created: r!.created } as const;
+}
+
+export async function dictionary(ctx: AuthedContext, b: Req<'dictionaryRequest'>) {
+  const { db } = ctx.deps.database;
+  const account = await accountInScope(db, ctx.user, b.UserId);
+  const scope = { path: account.path };
+  const models = await db
+    .select({ id: deviceModels.id, name: deviceModels.name, type: deviceModels.type, protocol: deviceProtocols.code, commands: deviceModels.commands })
+    .from(deviceModels)
+    .innerJoin(deviceProtocols, eq(deviceProtocols.id, deviceModels.protocolId))
+    .orderBy(deviceModels.name);
+  const groups = await db.select().from(deviceGroups).where(ownedBySubtree(deviceGroups.accountId, scope)).orderBy(deviceGroups.name);
+  const roles = await db.select().from(deviceRoles).where(ownedBySubtree(deviceRoles.accountId, scope)).orderBy(deviceRoles.name);
+  const versions = await rows<{ v: string }>(
+    db,
+    sql`SELECT DISTINCT software_version AS v FROM devices WHERE ${ownedBySubtree(devices.accountId, scope)} AND software_version <> '' ORDER BY 1 LIMIT 200`,
+  );
+  const { ROLE_COLORS, ROLE_SHAPES } = await import('@wt/contract').then((c) => c.device);
+  return {
+    State: State.OK as typeof State.OK,
+    Models: models.map((m) => ({ ModelId: m.id, Name: m.name, Type: m.type, Protocol: m.protocol, Commands: m.commands })),
+    Groups: groups.map((g) => ({ GroupId: g.id, Name: g.name, AccountId: g.accountId })),
+    Roles: roles.map((r) => ({ RoleId: r.id, Name: r.name, Color: r.color as (typeof ROLE_COLORS)[number], Shape: r.shape as (typeof ROLE_SHAPES)[number] })),
+    Colors: [...ROLE_COLORS],
+    Shapes: [...ROLE_SHAPES],
+    SoftwareVersions: versions.map((v) => v.v),
+  };
+}
+
+export { commandDictionary };

@@ -1,0 +1,139 @@
+// Evaluates device fences on every committed position: keeps each device's inside/outside state
+// per fence (in memory, persisted in device_fence_state) and publishes fence.transition events
+// for the alarm engine when a device enters or leaves one.
+import { sql } from 'drizzle-orm';
+import { fence as fenceSchemas } from '@wt/contract';
+import type { AppDeps } from '../../deps.js';
+import { rows } from '../../lib/sql.js';
+import { TOPICS, type DeviceChangedEvent, type PositionEvent } from '../../pipeline/events.js';
+import { step, type FenceShape, type FenceStateEntry } from '../../rules/fence.js';
+import type { Service } from '../../services.js';
+import { FENCES_CHANGED_TOPIC } from './routes.js';
+
+interface LoadedFence {
+  id: number;
+  name: string;
+  shape: FenceShape;
+}
+interface DeviceFences {
+  fences: LoadedFence[];
+  state: Map<number, FenceStateEntry>;
+}
+
+export class FenceEngine {
+  private devices = new Map<number, Promise<DeviceFences>>();
+  /** Positions of one device are evaluated in order. */
+  private chains = new Map<number, Promise<void>>();
+  private unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly deps: AppDeps) {}
+
+  start() {
+    this.unsubscribe.push(
+      this.deps.bus.subscribe<PositionEvent>(TOPICS.position, (e) => this.enqueue(e)),
+      this.deps.bus.subscribe<{ deviceId: number }>(FENCES_CHANGED_TOPIC, (e) => this.forget(e.deviceId)),
+      this.deps.bus.subscribe<DeviceChangedEvent>(TOPICS.changed, (e) => e.deviceId && this.forget(e.deviceId)),
+    );
+  }
+
+  stop() {
+    for (const u of this.unsubscribe.splice(0)) u();
+    return Promise.all(this.chains.values()).then(() => undefined);
+  }
+
+  forget(deviceId: number) {
+    this.devices.delete(deviceId);
+  }
+
+  /** Resolves when every position received so far has been evaluated. */
+  async idle(): Promise<void> {
+    while (this.chains.size) await Promise.all(this.chains.values());
+  }
+
+  enqueue(e: PositionEvent) {
+    if (e.lat === null || e.lon === null || !Number.isFinite(e.lat) || !Number.isFinite(e.lon) || e.valid === false) return;
+    const prev = this.chains.get(e.deviceId) ?? Promise.resolve();
+    const next = prev
+      .then(() => this.evaluate(e))
+      .catch((err) => this.deps.log.error({ err, deviceId: e.deviceId }, 'fence evaluation failed'))
+      .finally(() => {
+        if (this.chains.get(e.deviceId) === next) this.chains.delete(e.deviceId);
+      });
+    this.chains.set(e.deviceId, next);
+  }
+
+  private load(deviceId: number): Promise<DeviceFences> {
+    let p = this.devices.get(deviceId);
+    if (!p) {
+      p = (async () => {
+        const { db } = this.deps.database;
+        const fences = await rows<{ id: number; name: string; kind: string; lat: number; lon: number; radius: number; points: [number, number][] }>(
+          db,
+          sql`SELECT id, name, kind, lat, lon, radius, points FROM device_fences WHERE device_id = ${deviceId}`,
+        );
+        const state = new Map<number, FenceStateEntry>();
+        if (fences.length) {
+          for (const s of await rows<{ fence_id: number; inside: boolean; time: Date }>(db, sql`SELECT fence_id, inside, time FROM device_fence_state WHERE device_id = ${deviceId}`)) {
+            state.set(s.fence_id, { inside: s.inside, time: new Date(s.time).getTime() });
+          }
+        }
+        return {
+          fences: fences.map((f) => ({
+            id: f.id,
+            name: f.name,
+            shape: f.kind === 'circle' ? { kind: 'circle', center: { lat: f.lat, lon: f.lon }, radius: f.radius } : { kind: 'polygon', points: f.points.map(([lat, lon]) => ({ lat, lon })) },
+          })),
+          state,
+        };
+      })();
+      this.devices.set(deviceId, p);
+      p.catch(() => this.devices.delete(deviceId));
+    }
+    return p;
+  }
+
+  private async evaluate(e: PositionEvent) {
+    const dev = await this.load(e.deviceId);
+    if (dev.fences.length === 0) return;
+    const time = new Date(e.time).getTime();
+    const { transitions, changed } = step(dev.fences, dev.state, { lat: e.lat!, lon: e.lon! }, time);
+    if (changed.length) {
+      const values = changed.map((id) => sql`(${e.deviceId}, ${id}, ${dev.state.get(id)!.inside}, ${new Date(time).toISOString()}::timestamptz)`);
+      await this.deps.database.db.execute(sql`INSERT INTO device_fence_state (device_id, fence_id, inside, time) VALUES ${sql.join(values, sql`, `)}
+        ON CONFLICT (device_id, fence_id) DO UPDATE SET inside = excluded.inside, time = excluded.time`);
+    }
+    for (const t of transitions) {
+      const fence = dev.fences.find((f) => f.id === t.fenceId)!;
+      this.deps.bus.publish(fenceSchemas.FENCE_TRANSITION_TOPIC, {
+        deviceId: e.deviceId,
+        imei: e.imei,
+        fenceId: t.fenceId,
+        fenceName: fence.name,
+        kind: t.kind,
+        time: new Date(time).toISOString(),
+        lat: e.lat!,
+        lon: e.lon!,
+        accountId: e.accountId,
+        accountPath: e.accountPath,
+      } satisfies fenceSchemas.FenceTransitionEvent);
+    }
+  }
+}
+
+/** The engine of each running platform, for tests and for whoever needs to wait on it. */
+export const fenceEngines = new WeakMap<AppDeps, FenceEngine>();
+
+export const fenceService: Service = {
+  name: 'device-fences',
+  roles: ['worker'],
+  async start(deps) {
+    const engine = new FenceEngine(deps);
+    engine.start();
+    fenceEngines.set(deps, engine);
+    return async () => {
+      await engine.stop();
+      fenceEngines.delete(deps);
+    };
+  },
+  async stop() {},
+};

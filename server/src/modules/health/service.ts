@@ -1,0 +1,194 @@
+// The Health area's calls: the readings list, a device's series for the detail charts (with its
+// thresholds, sleep per night and health alarms), and which devices and days have data.
+import { sql, type SQL } from 'drizzle-orm';
+import { ALARM_TYPES, formatDateTime } from '@wt/contract';
+import type { AuthedContext } from '../../calls.js';
+import { accounts, deviceState, devices, healthReadings } from '../../db/schema/index.js';
+import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
+import { allOf, contains, rows } from '../../lib/sql.js';
+import { loadThresholds } from '../../rules/alarm-engine.js';
+import { deviceInScope, queryRecords, recordOut } from '../alarm/service.js';
+
+type Row = Record<string, unknown>;
+const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const dateOf = (v: unknown) => (v === undefined || v === null || v === '' ? null : new Date(typeof v === 'number' && String(v).length === 10 ? v * 1000 : (v as string)));
+
+export const HEALTH_ALARM_CODES = ALARM_TYPES.filter((a) => a.category === 'health').map((a) => a.code);
+
+export interface HealthFilter {
+  StartTime?: string | number;
+  EndTime?: string | number;
+  DeviceId?: number;
+  Imei?: string;
+  AccountId?: number;
+  Kind?: 'heartRate' | 'bloodPressure' | 'temperature' | 'bloodOxygen' | 'steps' | 'sleep';
+}
+
+const KIND_CONDITION: Record<NonNullable<HealthFilter['Kind']>, SQL> = {
+  heartRate: sql`h.heart_rate IS NOT NULL`,
+  bloodPressure: sql`h.systolic IS NOT NULL`,
+  temperature: sql`(h.body_temp IS NOT NULL OR h.wrist_temp IS NOT NULL)`,
+  bloodOxygen: sql`h.blood_oxygen IS NOT NULL`,
+  steps: sql`h.steps IS NOT NULL`,
+  sleep: sql`h.sleep IS NOT NULL`,
+};
+
+async function conditions(ctx: AuthedContext, f: HealthFilter): Promise<SQL[]> {
+  const owner = f.AccountId ? await accountInScope(ctx.deps.database.db, ctx.user, f.AccountId) : ctx.user;
+  const conds: SQL[] = [ownedBySubtree(devices.accountId, owner)];
+  const start = dateOf(f.StartTime);
+  const end = dateOf(f.EndTime);
+  if (start) conds.push(sql`h.time >= ${start}`);
+  if (end) conds.push(sql`h.time <= ${end}`);
+  if (f.DeviceId) conds.push(sql`h.device_id = ${f.DeviceId}`);
+  if (f.Imei) conds.push(/^\d{15}$/.test(f.Imei) ? sql`${devices.imei} = ${f.Imei}` : sql`(${devices.imei} LIKE ${contains(f.Imei)} OR ${devices.name} ILIKE ${contains(f.Imei)})`);
+  if (f.Kind) conds.push(KIND_CONDITION[f.Kind]);
+  return conds;
+}
+
+const COLUMNS = sql`h.device_id AS "deviceId", devices.imei, devices.name AS "deviceName",
+  coalesce(nullif(a.username, ''), a.login_name) AS "accountName", h.time, h.heart_rate AS "heartRate", h.systolic, h.diastolic,
+  h.body_temp AS "bodyTemp", h.wrist_temp AS "wristTemp", h.blood_oxygen AS "bloodOxygen", h.hrv, h.steps, h.distance, h.calories, h.uv, h.sleep`;
+
+export function readingOut(r: Row) {
+  return {
+    DeviceId: Number(r.deviceId),
+    Imei: String(r.imei ?? ''),
+    DeviceName: String(r.deviceName ?? ''),
+    AccountName: String(r.accountName ?? ''),
+    Time: formatDateTime(r.time as Date),
+    HeartRate: n(r.heartRate),
+    Systolic: n(r.systolic),
+    Diastolic: n(r.diastolic),
+    BodyTemp: n(r.bodyTemp),
+    WristTemp: n(r.wristTemp),
+    BloodOxygen: n(r.bloodOxygen),
+    Hrv: n(r.hrv),
+    Steps: n(r.steps),
+    Distance: n(r.distance),
+    Calories: n(r.calories),
+    Uv: n(r.uv),
+    Sleep: Array.isArray(r.sleep) ? (r.sleep as { stage: 'awake' | 'light' | 'deep'; minutes: number }[]) : null,
+  };
+}
+
+export async function queryReadings(ctx: AuthedContext, f: HealthFilter, limit: number, offset: number) {
+  const conds = await conditions(ctx, f);
+  return rows<Row>(
+    ctx.deps.database.db,
+    sql`SELECT ${COLUMNS} FROM ${healthReadings} h JOIN ${devices} ON devices.id = h.device_id JOIN ${accounts} a ON a.id = devices.account_id
+        WHERE ${allOf(conds)} ORDER BY h.time DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+}
+
+export async function listReadings(ctx: AuthedContext, q: HealthFilter & { PageNo: number; PageCount: number }) {
+  const conds = await conditions(ctx, q);
+  const [{ total }] = (await rows<{ total: number }>(
+    ctx.deps.database.db,
+    sql`SELECT count(*)::int AS total FROM ${healthReadings} h JOIN ${devices} ON devices.id = h.device_id WHERE ${allOf(conds)}`,
+  )) as [{ total: number }];
+  const items = await queryReadings(ctx, q, q.PageCount, (q.PageNo - 1) * q.PageCount);
+  return { State: 200 as const, Total: Number(total), Items: items.map(readingOut) };
+}
+
+const AVG = (col: string, as: string) => sql.raw(`avg(h.${col}) AS "${as}"`);
+
+/** The device's readings for the charts: raw, or averaged per hour or day (steps and calories as the day's maximum, they are running totals). */
+export async function series(ctx: AuthedContext, b: { DeviceId?: number; Imei?: string; StartTime: string | number; EndTime: string | number; Bucket: 'raw' | 'hour' | 'day' }) {
+  const d = await deviceInScope(ctx, b.DeviceId, b.Imei);
+  const start = dateOf(b.StartTime) ?? new Date(Date.now() - 86400_000);
+  const end = dateOf(b.EndTime) ?? new Date();
+  const db = ctx.deps.database.db;
+  const base = sql`FROM ${healthReadings} h WHERE h.device_id = ${d.id} AND h.time >= ${start} AND h.time <= ${end}`;
+  const found =
+    b.Bucket === 'raw'
+      ? await rows<Row>(
+          db,
+          sql`SELECT h.device_id AS "deviceId", h.time, h.heart_rate AS "heartRate", h.systolic, h.diastolic, h.body_temp AS "bodyTemp",
+                h.wrist_temp AS "wristTemp", h.blood_oxygen AS "bloodOxygen", h.hrv, h.steps, h.distance, h.calories, h.uv, h.sleep ${base}
+              ORDER BY h.time LIMIT 20000`,
+        )
+      : await rows<Row>(
+          db,
+          sql`SELECT date_trunc(${b.Bucket}, h.time) AS time, ${AVG('heart_rate', 'heartRate')}, ${AVG('systolic', 'systolic')}, ${AVG('diastolic', 'diastolic')},
+                ${AVG('body_temp', 'bodyTemp')}, ${AVG('wrist_temp', 'wristTemp')}, ${AVG('blood_oxygen', 'bloodOxygen')}, ${AVG('hrv', 'hrv')},
+                max(h.steps) AS steps, max(h.distance) AS distance, max(h.calories) AS calories, max(h.uv) AS uv, NULL AS sleep ${base}
+              GROUP BY 1 ORDER BY 1`,
+        );
+  const round = (v: number | null, digits = 1) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+  const items = found.map((r) => {
+    const o = readingOut({ ...r, deviceId: d.id, imei: d.imei, deviceName: d.name, accountName: d.accountName });
+    return { ...o, HeartRate: round(o.HeartRate), Systolic: round(o.Systolic), Diastolic: round(o.Diastolic), BloodOxygen: round(o.BloodOxygen), Hrv: round(o.Hrv) };
+  });
+  const sleepRows = await rows<Row>(db, sql`SELECT h.time, h.sleep ${base} AND h.sleep IS NOT NULL ORDER BY h.time LIMIT 5000`);
+  const th = await loadThresholds(ctx.deps, d.id, d.accountPath);
+  const alarmRows = await queryRecords(ctx, { DeviceId: d.id, Type: HEALTH_ALARM_CODES, StartTime: start.toISOString(), EndTime: end.toISOString() }, 500, 0);
+  return {
+    State: 200 as const,
+    Device: { DeviceId: d.id, Imei: d.imei, DeviceName: d.name, Model: d.modelName, AccountName: d.accountName },
+    Items: items,
+    Sleep: sleepByNight(sleepRows.map((r) => ({ time: new Date(r.time as string), sleep: r.sleep as { stage: string; minutes: number }[] }))),
+    Thresholds: th.thresholds,
+    Alarms: alarmRows.map((r) => recordOut(ctx.locale, r)),
+  };
+}
+
+/**
+ * Sleep minutes per stage and night. A night is named by the date it ends on: a report before
+ * noon belongs to the night that ended that morning, one after noon to the night that follows.
+ */
+export function sleepByNight(readings: { time: Date; sleep: { stage: string; minutes: number }[] }[], offsetMinutes = 480) {
+  const nights = new Map<string, { Awake: number; Light: number; Deep: number }>();
+  for (const r of readings) {
+    if (!Array.isArray(r.sleep)) continue;
+    const local = new Date(r.time.getTime() + offsetMinutes * 60_000 + 12 * 3600_000);
+    const key = local.toISOString().slice(0, 10);
+    const night = nights.get(key) ?? { Awake: 0, Light: 0, Deep: 0 };
+    for (const s of r.sleep) {
+      const m = Number(s.minutes) || 0;
+      if (s.stage === 'awake') night.Awake += m;
+      else if (s.stage === 'light') night.Light += m;
+      else if (s.stage === 'deep') night.Deep += m;
+    }
+    nights.set(key, night);
+  }
+  return [...nights.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([Night, v]) => ({ Night, ...v }));
+}
+
+export async function hasDataForDevice(ctx: AuthedContext, b: { DeviceId?: number; Imei?: string; StartTime?: string | number; EndTime?: string | number }) {
+  const d = await deviceInScope(ctx, b.DeviceId, b.Imei);
+  const end = dateOf(b.EndTime) ?? new Date();
+  const start = dateOf(b.StartTime) ?? new Date(end.getTime() - 92 * 86400_000);
+  const [tz] = await rows<{ tz: number }>(ctx.deps.database.db, sql`SELECT time_zone_offset AS tz FROM accounts WHERE id = ${ctx.user.id}`);
+  const offset = Number(tz?.tz ?? 480);
+  const days = await rows<{ day: string }>(
+    ctx.deps.database.db,
+    sql`SELECT DISTINCT to_char((h.time AT TIME ZONE 'UTC') + make_interval(mins => ${offset}), 'YYYY-MM-DD') AS day
+          FROM ${healthReadings} h WHERE h.device_id = ${d.id} AND h.time >= ${start} AND h.time <= ${end} ORDER BY 1`,
+  );
+  const [last] = await rows<{ t: Date | null }>(ctx.deps.database.db, sql`SELECT max(h.time) AS t FROM ${healthReadings} h WHERE h.device_id = ${d.id}`);
+  return { State: 200 as const, HasData: days.length > 0, Days: days.map((r) => r.day), LastTime: last?.t ? formatDateTime(last.t) : null };
+}
+
+/** Devices of the subtree that have reported health data (the latest state says when). */
+export async function hasDataForUsers(ctx: AuthedContext, b: { AccountId?: number; Keyword?: string }) {
+  const owner = b.AccountId ? await accountInScope(ctx.deps.database.db, ctx.user, b.AccountId) : ctx.user;
+  const conds: SQL[] = [ownedBySubtree(devices.accountId, owner), sql`${deviceState.healthTime} IS NOT NULL`];
+  if (b.Keyword) conds.push(sql`(${devices.imei} LIKE ${contains(b.Keyword)} OR ${devices.name} ILIKE ${contains(b.Keyword)})`);
+  const found = await rows<Row>(
+    ctx.deps.database.db,
+    sql`SELECT devices.id, devices.imei, devices.name, coalesce(nullif(a.username, ''), a.login_name) AS "accountName", ${deviceState.healthTime} AS "healthTime"
+          FROM ${devices} JOIN ${deviceState} ON ${deviceState.deviceId} = devices.id JOIN ${accounts} a ON a.id = devices.account_id
+         WHERE ${allOf(conds)} ORDER BY devices.imei LIMIT 5000`,
+  );
+  return {
+    State: 200 as const,
+    Items: found.map((r) => ({
+      DeviceId: Number(r.id),
+      Imei: String(r.imei),
+      DeviceName: String(r.name ?? ''),
+      AccountName: String(r.accountName ?? ''),
+      LastTime: r.healthTime ? formatDateTime(r.healthTime as Date) : null,
+    })),
+  };
+}

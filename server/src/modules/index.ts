@@ -1,0 +1,27 @@
+// The areas of the platform. Each contributes the calls it implements and, where it needs them,
+// plugins for routes outside the call registry (device ingest endpoints, the realtime socket).
+import type { FastifyPluginAsync } from 'fastify';
+import type { CallDef } from '../calls.js';
+import type { AppDeps } from '../deps.js';
+import { userCalls } from './user/routes.js';
+import { deviceCalls, deviceFileRoutes } from './device/routes.js';
+import { personCalls } from './person/routes.js';
+import { groupCalls } from './group/routes.js';
+import { roleCalls } from './role/routes.js';
+import { fenceCalls } from './fence/routes.js';
+import { catalogueCalls } from './catalogue/routes.js';
+import { monitorCalls } from './monitor/routes.js';
+import { historyCalls } from './history/routes.js';
+import realtimePlugin from '../realtime/hub.js';
+import { ingestRoutes } from '../gateway/http.js';
+import { commandCalls } from './command/routes.js';
+import { alarmCalls } from './alarm/routes.js';
+import { healthCalls } from './health/routes.js';
+import { pushCalls } from './push/routes.js';
+import { exportRoutes } from './alarm/export.js';
+
+export function allCalls(): CallDef[] {
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls];
+}
+
+export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes];

@@ -1,0 +1,93 @@
+// Queries of the user area.
+import { and, desc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { accounts, loginLogs, passwordResets, permissionSets, sessions } from '../../db/schema/index.js';
+import { ownedBySubtree } from '../../lib/scope.js';
+import type { AuthUser } from '../../calls.js';
+
+export async function findAccountByLogin(db: Db, loginName: string) {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(sql`lower(${accounts.loginName}) = lower(${loginName.trim()})`)
+    .limit(1);
+  return row;
+}
+
+export async function emailTaken(db: Db, email: string) {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(sql`lower(${accounts.email}) = lower(${email.trim()})`)
+    .limit(1);
+  return !!row;
+}
+
+export async function rootAccount(db: Db) {
+  const [row] = await db.select().from(accounts).where(sql`${accounts.parentId} IS NULL`).orderBy(accounts.id).limit(1);
+  return row;
+}
+
+export async function permissionRoutes(db: Db, permissionSetId: number | null): Promise<string> {
+  if (!permissionSetId) return '';
+  const [row] = await db.select({ routes: permissionSets.routes }).from(permissionSets).where(eq(permissionSets.id, permissionSetId));
+  return row?.routes ?? '';
+}
+
+/** Inserts an account below a parent (or as a root) and sets its materialized path. */
+export async function insertAccount(db: Db, values: Omit<typeof accounts.$inferInsert, 'path'> & { parentPath?: string }) {
+  const { parentPath, ...rest } = values;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(accounts).values({ ...rest, path: '/' }).returning();
+    const path = `${parentPath ?? '/'}${row!.id}/`;
+    const [updated] = await tx.update(accounts).set({ path }).where(eq(accounts.id, row!.id)).returning();
+    return updated!;
+  });
+}
+
+export async function createSession(db: Db, accountId: number, refreshHash: string, expiresAt: Date, client: string) {
+  const [row] = await db.insert(sessions).values({ accountId, refreshHash, expiresAt, client }).returning({ id: sessions.id });
+  return row!.id;
+}
+
+export async function revokeSessions(db: Db, accountId: number, exceptSessionId?: number) {
+  const cond = exceptSessionId
+    ? and(eq(sessions.accountId, accountId), sql`${sessions.id} <> ${exceptSessionId}`, sql`${sessions.revokedAt} IS NULL`)
+    : and(eq(sessions.accountId, accountId), sql`${sessions.revokedAt} IS NULL`);
+  await db.update(sessions).set({ revokedAt: new Date() }).where(cond);
+}
+
+export async function insertLoginLog(db: Db, row: typeof loginLogs.$inferInsert) {
+  await db.insert(loginLogs).values(row);
+}
+
+export async function recentLog(db: Db, accountId: number, actionCode: number, sinceMs: number) {
+  const [row] = await db
+    .select({ id: loginLogs.id })
+    .from(loginLogs)
+    .where(and(eq(loginLogs.accountId, accountId), eq(loginLogs.actionCode, actionCode), gte(loginLogs.createdAt, new Date(Date.now() - sinceMs))))
+    .limit(1);
+  return !!row;
+}
+
+export async function listLoginLogs(
+  db: Db,
+  user: AuthUser,
+  q: { accountId?: number; actionCode?: number; from?: Date; to?: Date; keyword?: string; offset: number; limit: number },
+) {
+  const conds: SQL[] = [ownedBySubtree(loginLogs.accountId, user)];
+  if (q.accountId) conds.push(eq(loginLogs.accountId, q.accountId));
+  if (q.actionCode) conds.push(eq(loginLogs.actionCode, q.actionCode));
+  if (q.from) conds.push(gte(loginLogs.createdAt, q.from));
+  if (q.to) conds.push(lte(loginLogs.createdAt, q.to));
+  if (q.keyword) {
+    const k = `%${q.keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    conds.push(or(ilike(loginLogs.loginName, k), ilike(loginLogs.ip, k), ilike(loginLogs.ipLocation, k))!);
+  }
+  const where = and(...conds);
+  const [{ total }] = (await db.select({ total: sql<number>`count(*)::int` }).from(loginLogs).where(where)) as [{ total: number }];
+  const items = await db.select().from(loginLogs).where(where).orderBy(desc(loginLogs.createdAt), desc(loginLogs.id)).offset(q.offset).limit(q.limit);
+  return { total, items };
+}
+
+export { accounts, passwordResets, sessions };

@@ -1,0 +1,299 @@
+// The rules of logging in, sessions, password recovery and the account's own profile
+// (SPEC §3, §4, §5, §7, §8).
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import {
+  LOG_ACTIONS,
+  State,
+  effectiveUserType,
+  formatDateTime,
+  resolveLocale,
+  roleLabelOf,
+  translate,
+  type UserInfo,
+} from '@wt/contract';
+import type { AuthedContext, CallContext } from '../../calls.js';
+import { AppError, conflict, tokenInvalid } from '../../lib/errors.js';
+import { ipLocationText } from '../../lib/iplocation.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { accountInScope, type AccountRow } from '../../lib/scope.js';
+import { randomToken, sha256, signAccessToken } from '../../lib/tokens.js';
+import * as repo from './repo.js';
+
+const RESET_MINUTES = 30;
+// Verifying against a real hash when the account does not exist keeps the answer time the same,
+// so timing does not reveal which account names exist.
+let dummyHash: Promise<string> | undefined;
+
+function issueAccess(ctx: CallContext, accountId: number, sessionId: number) {
+  const ttl = ctx.deps.config.ACCESS_TOKEN_TTL;
+  return {
+    token: signAccessToken(ctx.deps.authSecret, { sub: accountId, sid: sessionId, exp: Math.floor(Date.now() / 1000) + ttl }),
+    ttl,
+  };
+}
+
+export async function log(ctx: CallContext, account: Pick<AccountRow, 'id' | 'loginName'>, actionCode: number, client?: { type?: string; code?: number }) {
+  await repo.insertLoginLog(ctx.deps.database.db, {
+    accountId: account.id,
+    loginName: account.loginName,
+    actionCode,
+    ip: ctx.ip,
+    ipLocation: ipLocationText(ctx.ip),
+    clientType: client?.type ?? (ctx.userAgent ? 'Web' : ''),
+    clientCode: client?.code ?? 1021,
+  });
+}
+
+export async function login(ctx: CallContext, body: { LoginName: string; Password: string; Language?: string }) {
+  const { db } = ctx.deps.database;
+  const limiter = ctx.deps.loginLimiter;
+  const wait = limiter.retryAfter(body.LoginName, ctx.ip);
+  if (wait > 0) throw new AppError(State.TOO_MANY_REQUESTS, 'auth.tooManyAttempts', { seconds: wait });
+
+  const account = await repo.findAccountByLogin(db, body.LoginName);
+  dummyHash ??= hashPassword(randomToken());
+  const valid = await verifyPassword(account?.passwordHash ?? (await dummyHash), body.Password);
+  if (!account || !valid) {
+    limiter.fail(body.LoginName, ctx.ip);
+    if (account) await log(ctx, account, LOG_ACTIONS.LOGIN_FAILED);
+    throw new AppError(State.BAD_REQUEST, 'auth.loginFailed');
+  }
+  if (account.disabled) throw new AppError(State.FORBIDDEN, 'auth.accountDisabled');
+  limiter.succeed(body.LoginName, ctx.ip);
+
+  const refresh = randomToken();
+  const expires = new Date(Date.now() + ctx.deps.config.REFRESH_TOKEN_TTL * 1000);
+  const sessionId = await repo.createSession(db, account.id, sha256(refresh), expires, ctx.userAgent.slice(0, 200));
+  if (body.Language) {
+    await db.update(repo.accounts).set({ language: resolveLocale(body.Language) }).where(eq(repo.accounts.id, account.id));
+  }
+  await log(ctx, account, LOG_ACTIONS.LOGIN);
+  const access = issueAccess(ctx, account.id, sessionId);
+  return {
+    State: 0 as const,
+    AccessToken: access.token,
+    refreshToken: refresh,
+    ExpiresIn: access.ttl,
+    Item: { UserId: account.id, LoginName: account.loginName },
+  };
+}
+
+/** Rotates the refresh token. Presenting a token that was already rotated ends the session. */
+export async function refresh(ctx: CallContext, body: { UserId: number; RefreshToken?: string; AccessToken?: string }) {
+  const { db } = ctx.deps.database;
+  const presented = body.RefreshToken ?? body.AccessToken;
+  if (!presented) throw tokenInvalid();
+  const hash = sha256(presented);
+  const [session] = await db
+    .select()
+    .from(repo.sessions)
+    .where(and(eq(repo.sessions.refreshHash, hash), eq(repo.sessions.accountId, body.UserId), isNull(repo.sessions.revokedAt), gt(repo.sessions.expiresAt, new Date())))
+    .limit(1);
+  if (!session) {
+    const [stolen] = await db.select().from(repo.sessions).where(eq(repo.sessions.previousHash, hash)).limit(1);
+    if (stolen) {
+      await db.update(repo.sessions).set({ revokedAt: new Date() }).where(eq(repo.sessions.id, stolen.id));
+      ctx.request.server.authenticator.forget(stolen.id);
+    }
+    throw new AppError(State.TOKEN_INVALID, 'auth.refreshInvalid');
+  }
+  const next = randomToken();
+  const expires = new Date(Date.now() + ctx.deps.config.REFRESH_TOKEN_TTL * 1000);
+  const rotated = await db
+    .update(repo.sessions)
+    .set({ refreshHash: sha256(next), previousHash: hash, expiresAt: expires })
+    .where(and(eq(repo.sessions.id, session.id), eq(repo.sessions.refreshHash, hash)))
+    .returning({ id: repo.sessions.id });
+  // Two refreshes racing with the same token: only one wins.
+  if (rotated.length === 0) throw new AppError(State.TOKEN_INVALID, 'auth.refreshInvalid');
+  const access = issueAccess(ctx, session.accountId, session.id);
+  return { State: 200 as const, info: { RefreshToken: next, AccessToken: access.token, ExpiresIn: access.ttl } };
+}
+
+export async function toUserInfo(ctx: CallContext, a: AccountRow): Promise<UserInfo> {
+  const routes = await repo.permissionRoutes(ctx.deps.database.db, a.permissionSetId);
+  const type = effectiveUserType(a.userType, routes);
+  return {
+    UserId: a.id,
+    UserType: type,
+    ServerUserType: a.userType,
+    RoleLabel: roleLabelOf(type),
+    AccountKind: a.kind,
+    Username: a.username || a.loginName,
+    Avatar: a.avatar,
+    PageName: a.pageName || a.username || a.loginName,
+    CellPhone: a.phone,
+    Email: a.email,
+    Address: a.address,
+    LoginName: a.loginName,
+    companyName: a.companyName,
+    Contact: a.contact,
+    Introduction: a.introduction,
+    CreateDT: formatDateTime(a.createdAt, a.timeZoneOffset),
+    ParentId: a.parentId,
+    // A stored -1 ("unset" in older data) reads as hidden (SPEC §3).
+    isShowMapLabel: a.isShowMapLabel === 1 ? 1 : 2,
+    IsInnerDoor: a.isInnerDoor,
+    IsDataShow: a.isDataShow,
+    IsHealthData: a.isHealthData,
+    IsShowMonitorFence: a.isShowMonitorFence,
+    switchAnimation: a.switchAnimation,
+    switchFunctionSendCmd: a.switchFunctionSendCmd,
+    isWeatherConfig: a.isWeatherConfig,
+    isSendMsgByRole: a.isSendMsgByRole,
+    isSendMessage: a.isSendMessage,
+    settingFunction: a.settingFunction,
+    alarmSet: a.alarmSet,
+    timeZoneOffset: a.timeZoneOffset,
+    Language: a.language,
+    routes,
+    PermissionId: a.permissionSetId,
+  };
+}
+
+export async function userInfo(ctx: AuthedContext, userId?: number) {
+  const account = await accountInScope(ctx.deps.database.db, ctx.user, userId);
+  return { State: 200 as const, UserInfo: await toUserInfo(ctx, account) };
+}
+
+export async function register(ctx: CallContext, body: { LoginName: string; Password: string; Email: string; Language?: string }) {
+  const { db } = ctx.deps.database;
+  if (await repo.findAccountByLogin(db, body.LoginName)) throw conflict('auth.accountExists');
+  if (await repo.emailTaken(db, body.Email)) throw conflict('auth.emailExists');
+  const root = await repo.rootAccount(db);
+  const account = await repo.insertAccount(db, {
+    parentId: root?.id ?? null,
+    parentPath: root?.path,
+    loginName: body.LoginName.trim(),
+    passwordHash: await hashPassword(body.Password),
+    email: body.Email.trim(),
+    kind: 'user',
+    userType: 1,
+    language: resolveLocale(body.Language ?? ctx.locale),
+  });
+  await log(ctx, account, LOG_ACTIONS.REGISTER);
+  return { State: 200 as const, Message: 'auth.registerOk' };
+}
+
+export async function findPassword(ctx: CallContext, body: { LoginName: string; Email: string; Language?: string }) {
+  const { db } = ctx.deps.database;
+  const account = await repo.findAccountByLogin(db, body.LoginName);
+  if (!account || !account.email || account.email.trim().toLowerCase() !== body.Email.trim().toLowerCase()) {
+    throw new AppError(State.BAD_REQUEST, 'auth.resetFailed');
+  }
+  const token = randomToken();
+  await db.insert(repo.passwordResets).values({
+    accountId: account.id,
+    tokenHash: sha256(token),
+    expiresAt: new Date(Date.now() + RESET_MINUTES * 60_000),
+  });
+  const locale = resolveLocale(body.Language ?? ctx.locale);
+  const link = `${ctx.deps.config.PUBLIC_URL}/login?reset=${encodeURIComponent(token)}`;
+  const params = { title: ctx.deps.config.PLATFORM_TITLE, name: account.username || account.loginName, minutes: RESET_MINUTES, link };
+  await ctx.deps.mailer.send({
+    to: account.email,
+    subject: translate(locale, 'mail.resetSubject', params),
+    text: translate(locale, 'mail.resetBody', params),
+  });
+  return { State: 200 as const, Message: 'auth.resetMailSent' };
+}
+
+export async function resetPassword(ctx: CallContext, body: { Token: string; NewPassword: string }) {
+  const { db } = ctx.deps.database;
+  const [reset] = await db
+    .select()
+    .from(repo.passwordResets)
+    .where(and(eq(repo.passwordResets.tokenHash, sha256(body.Token)), isNull(repo.passwordResets.usedAt), gt(repo.passwordResets.expiresAt, new Date())))
+    .limit(1);
+  if (!reset) throw new AppError(State.BAD_REQUEST, 'auth.resetTokenInvalid');
+  const [account] = await db.select().from(repo.accounts).where(eq(repo.accounts.id, reset.accountId));
+  if (!account) throw new AppError(State.BAD_REQUEST, 'auth.resetTokenInvalid');
+  if (await verifyPassword(account.passwordHash, body.NewPassword)) {
+    throw new AppError(State.BAD_REQUEST, 'common.validation', undefined, [{ Field: 'NewPassword', Message: 'validation.passwordSameAsOld' }]);
+  }
+  const used = await db
+    .update(repo.passwordResets)
+    .set({ usedAt: new Date() })
+    .where(and(eq(repo.passwordResets.id, reset.id), isNull(repo.passwordResets.usedAt)))
+    .returning({ id: repo.passwordResets.id });
+  if (used.length === 0) throw new AppError(State.BAD_REQUEST, 'auth.resetTokenInvalid');
+  await db.update(repo.accounts).set({ passwordHash: await hashPassword(body.NewPassword), updatedAt: new Date() }).where(eq(repo.accounts.id, account.id));
+  await repo.revokeSessions(db, account.id);
+  await log(ctx, account, LOG_ACTIONS.PASSWORD_RESET);
+  return { State: 200 as const, Message: 'auth.resetOk' };
+}
+
+export async function changePassword(ctx: AuthedContext, body: { UserId?: number; Id?: number; OldPass: string; NewPass: string }) {
+  const { db } = ctx.deps.database;
+  const target = body.Id ?? body.UserId ?? ctx.user.id;
+  // Only one's own password changes here; an administrator resets others' through account management.
+  if (target !== ctx.user.id) throw new AppError(State.FORBIDDEN, 'common.forbidden');
+  const [account] = await db.select().from(repo.accounts).where(eq(repo.accounts.id, ctx.user.id));
+  if (!account) throw tokenInvalid();
+  if (!(await verifyPassword(account.passwordHash, body.OldPass))) throw new AppError(State.BAD_REQUEST, 'auth.oldPasswordWrong');
+  await db.update(repo.accounts).set({ passwordHash: await hashPassword(body.NewPass), updatedAt: new Date() }).where(eq(repo.accounts.id, account.id));
+  // Other sessions end now; this one lives until the console logs out, which it does at once.
+  await repo.revokeSessions(db, account.id, ctx.user.sessionId);
+  await log(ctx, account, LOG_ACTIONS.PASSWORD_CHANGE);
+  return { State: 0 as const, Message: 'auth.passwordChanged' };
+}
+
+type ProfileFields = Partial<Pick<AccountRow, 'username' | 'avatar' | 'pageName' | 'phone' | 'email' | 'address' | 'companyName' | 'contact' | 'introduction' | 'language' | 'timeZoneOffset' | 'isShowMapLabel' | 'isShowMonitorFence' | 'switchAnimation' | 'switchFunctionSendCmd'>>;
+
+export async function updateProfile(ctx: AuthedContext, userId: number | undefined, fields: ProfileFields) {
+  const { db } = ctx.deps.database;
+  const account = await accountInScope(db, ctx.user, userId);
+  const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as ProfileFields;
+  if (set.email && set.email.toLowerCase() !== account.email.toLowerCase() && (await repo.emailTaken(db, set.email))) {
+    throw conflict('auth.emailExists');
+  }
+  const [updated] = await db.update(repo.accounts).set({ ...set, updatedAt: new Date() }).where(eq(repo.accounts.id, account.id)).returning();
+  return { State: 200 as const, UserInfo: await toUserInfo(ctx, updated!) };
+}
+
+export async function saveLoginLog(ctx: AuthedContext, body: { UserId?: number; ActionCode: number; ClientType: string; ClientCode: number }) {
+  const { db } = ctx.deps.database;
+  // The log is about the caller's own session; the address is the one the server sees.
+  const [account] = await db.select().from(repo.accounts).where(eq(repo.accounts.id, ctx.user.id));
+  if (!account) throw tokenInvalid();
+  // The server already recorded a password change where it happened; the console's report of it is not repeated.
+  const duplicate = body.ActionCode === LOG_ACTIONS.PASSWORD_CHANGE && (await repo.recentLog(db, account.id, body.ActionCode, 120_000));
+  if (!duplicate) await log(ctx, account, body.ActionCode, { type: body.ClientType, code: body.ClientCode });
+  if (body.ActionCode === LOG_ACTIONS.LOGOUT) {
+    await db.update(repo.sessions).set({ revokedAt: new Date() }).where(eq(repo.sessions.id, ctx.user.sessionId));
+    ctx.request.server.authenticator.forget(ctx.user.sessionId);
+  }
+  return { State: 200 as const, Message: 'common.ok' };
+}
+
+export async function loginLogs(
+  ctx: AuthedContext,
+  body: { PageNo: number; PageCount: number; UserId?: number; ActionCode?: number; StartTime?: string; EndTime?: string; Keyword?: string },
+) {
+  if (body.UserId) await accountInScope(ctx.deps.database.db, ctx.user, body.UserId);
+  const parse = (s?: string) => (s ? new Date(s) : undefined);
+  const { total, items } = await repo.listLoginLogs(ctx.deps.database.db, ctx.user, {
+    accountId: body.UserId,
+    actionCode: body.ActionCode,
+    from: parse(body.StartTime),
+    to: parse(body.EndTime),
+    keyword: body.Keyword?.trim() || undefined,
+    offset: (body.PageNo - 1) * body.PageCount,
+    limit: body.PageCount,
+  });
+  return {
+    State: 200 as const,
+    Total: total,
+    Items: items.map((r) => ({
+      Id: r.id,
+      UserId: r.accountId,
+      LoginName: r.loginName,
+      ActionCode: r.actionCode,
+      IPAddress: r.ip,
+      Address: r.ipLocation,
+      ClientType: r.clientType,
+      ClientCode: r.clientCode,
+      CreateDT: formatDateTime(r.createdAt),
+    })),
+  };
+}

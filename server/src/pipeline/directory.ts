@@ -1,0 +1,113 @@
+// Which device an identity on the wire belongs to (IMEI, the 10-digit id of watches, a LoRa
+// DevEUI), with its owner. Cached in memory: the hot path makes no query per message. Unknown
+// identities are cached too, briefly, so a stranger flooding us costs one query a while.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { Metrics } from './metrics.js';
+
+export interface DeviceRef {
+  id: number;
+  imei: string;
+  name: string;
+  accountId: number;
+  accountPath: string;
+  protocol: string;
+}
+
+interface Entry {
+  ref: DeviceRef | null;
+  at: number;
+}
+
+const KNOWN_TTL_MS = 5 * 60_000;
+const UNKNOWN_TTL_MS = 30_000;
+const IMEI = /^\d{15}$/;
+
+const SELECT = `SELECT d.id, d.imei, d.name, d.account_id AS "accountId", a.path AS "accountPath", d.protocol
+  FROM devices d JOIN accounts a ON a.id = d.account_id`;
+
+export class DeviceDirectory {
+  private cache = new Map<string, Entry>();
+  private loading = new Map<string, Promise<DeviceRef | null>>();
+  private autoAccount: Promise<{ id: number } | null> | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+    private readonly log: Logger,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** The cached answer, or undefined when it must be looked up. */
+  cached(identity: string): DeviceRef | null | undefined {
+    const e = this.cache.get(identity);
+    if (!e) return undefined;
+    if (Date.now() - e.at > (e.ref ? KNOWN_TTL_MS : UNKNOWN_TTL_MS)) return undefined;
+    return e.ref;
+  }
+
+  async resolve(identity: string, protocol: string): Promise<DeviceRef | null> {
+    const hit = this.cached(identity);
+    if (hit !== undefined) return hit;
+    let p = this.loading.get(identity);
+    if (!p) {
+      p = this.load(identity, protocol).finally(() => this.loading.delete(identity));
+      this.loading.set(identity, p);
+    }
+    return p;
+  }
+
+  /** Forgets a device (its owner or identity changed). */
+  invalidate(match: { imei?: string; deviceId?: number }): void {
+    for (const [k, e] of this.cache) {
+      if (!e.ref) {
+        if (match.imei && (k === match.imei || k === match.imei.slice(-10))) this.cache.delete(k);
+        continue;
+      }
+      if ((match.imei && e.ref.imei === match.imei) || (match.deviceId && e.ref.id === match.deviceId)) this.cache.delete(k);
+    }
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private async load(identity: string, protocol: string): Promise<DeviceRef | null> {
+    const id = identity.trim();
+    let rows: DeviceRef[] = [];
+    if (IMEI.test(id)) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.imei = $1 LIMIT 1`, [id]);
+    else if (/^\d{10}$/.test(id)) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.short_id = $1 LIMIT 2`, [id]);
+    if (rows.length === 0 && id.length > 0) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.ext_id = $1 LIMIT 1`, [id.toLowerCase()]);
+    // Two IMEIs ending in the same ten digits: the short id cannot tell them apart.
+    let ref = rows.length === 1 ? rows[0]! : null;
+    if (rows.length > 1) this.log.warn({ identity: id }, 'ambiguous 10-digit device id: several IMEIs end with it');
+    if (!ref && this.config.AUTO_REGISTER && IMEI.test(id)) ref = await this.register(id, protocol);
+    this.cache.set(identity, { ref, at: Date.now() });
+    return ref;
+  }
+
+  private async register(imei: string, protocol: string): Promise<DeviceRef | null> {
+    this.autoAccount ??= (async () => {
+      const name = this.config.AUTO_REGISTER_ACCOUNT;
+      const rows = name
+        ? await this.database.query<{ id: number }>('SELECT id FROM accounts WHERE lower(login_name) = lower($1)', [name])
+        : await this.database.query<{ id: number }>('SELECT id FROM accounts WHERE parent_id IS NULL ORDER BY id LIMIT 1');
+      if (!rows[0]) this.log.error({ account: name }, 'AUTO_REGISTER: the account for new devices does not exist');
+      return rows[0] ?? null;
+    })();
+    const account = await this.autoAccount;
+    if (!account) return null;
+    const inserted = await this.database.query<{ id: number }>(
+      `INSERT INTO devices (imei, short_id, name, protocol, account_id, activated_at)
+       VALUES ($1, $2, $1, $3, $4, now()) ON CONFLICT (imei) DO NOTHING RETURNING id`,
+      [imei, imei.slice(-10), protocol, account.id],
+    );
+    if (inserted.length) {
+      this.metrics.autoRegistered++;
+      this.log.info({ imei, protocol, accountId: account.id }, 'device registered on first contact');
+    }
+    const rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.imei = $1`, [imei]);
+    return rows[0] ?? null;
+  }
+}

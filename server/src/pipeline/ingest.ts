@@ -1,0 +1,296 @@
+// The pipeline as the transports see it: resolve the device of each decoded message, queue it for
+// the batch writer, and after the commit keep the live state and publish the domain events.
+// One instance per platform, created before the HTTP app so that its routes can use it.
+import type { Logger } from 'pino';
+import type { DeviceMessage } from '@wt/protocols';
+import { toHex } from '@wt/protocols';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { Bus } from '../realtime/bus.js';
+import { DeviceDirectory, type DeviceRef } from './directory.js';
+import {
+  TOPICS,
+  type AlarmEvent,
+  type BeaconEvent,
+  type DeviceChangedEvent,
+  type DeviceRefEvent,
+  type HealthEvent,
+  type PositionEvent,
+  type StatusEvent,
+} from './events.js';
+import { Metrics, RateLimitedLog } from './metrics.js';
+import { mergeDelta, type ConnectionMode, type LiveState } from './state.js';
+import { BatchWriter, type CommittedBatch, type WriteItem } from './writer.js';
+
+export type Transport = 'watch' | 'gt06' | 'osmand' | 'mqtt' | 'http';
+
+export interface Source {
+  transport: Transport;
+  /** Remote address (for logs). */
+  remote: string;
+  mode: ConnectionMode;
+  /** Only devices of this account subtree may be written (HTTP integrations). */
+  scopePath?: string;
+}
+
+/** A live device connection that can carry commands (TCP sessions). */
+export interface DeviceSession {
+  deviceId: number;
+  protocol: 'watch' | 'gt06';
+  remote: string;
+  /** Encodes and writes a command; returns what was written (text or hex). Throws when it cannot be encoded. */
+  sendCommand(command: { code: string; params: Record<string, unknown> }, commandId: number): string;
+  readonly open: boolean;
+}
+
+export interface IngestResult {
+  /** Messages committed. */
+  stored: number;
+  /** Identities no device has (or outside the source's scope). */
+  unknown: string[];
+  /** The device of the last stored message. */
+  device?: DeviceRef;
+}
+
+export class Ingest {
+  readonly metrics = new Metrics();
+  readonly directory: DeviceDirectory;
+  readonly writer: BatchWriter;
+  /** Live state per device id, for the map. */
+  readonly live = new Map<number, LiveState>();
+  /** Live TCP sessions per device id. */
+  readonly sessions = new Map<number, DeviceSession>();
+  /** Bound ports of the listeners (0 in the configuration means "any free port"). */
+  readonly ports: { watch?: number; gt06?: number; osmand?: number } = {};
+  private readonly unknownLog = new RateLimitedLog(30);
+  private readonly malformedLog = new RateLimitedLog(30);
+  private readonly refs = new Map<number, DeviceRef>();
+  private sweeper: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void)[] = [];
+  private readonly offlineMs: number;
+
+  constructor(
+    private readonly deps: { config: Config; database: Database; log: Logger; bus: Bus },
+  ) {
+    const { config, database, log } = deps;
+    this.offlineMs = config.OFFLINE_TIMEOUT_SECONDS * 1000;
+    this.directory = new DeviceDirectory(database, config, log, this.metrics);
+    this.writer = new BatchWriter(database, this.metrics, log, {
+      maxRows: config.BATCH_MAX_ROWS,
+      maxWaitMs: config.BATCH_MAX_WAIT_MS,
+      maxInflight: database.kind === 'postgres' ? 2 : 1,
+      onCommitted: (b) => this.committed(b),
+    });
+  }
+
+  /** Loads who was online at the last stop and starts the offline sweep. */
+  async start(): Promise<void> {
+    const rows = await this.deps.database.query<{ id: number; ls: Date | string; m: string | null }>(
+      `SELECT device_id AS id, last_seen AS ls, connection_mode AS m FROM device_state WHERE online`,
+    );
+    for (const r of rows) {
+      this.live.set(r.id, { deviceId: r.id, lastSeen: new Date(r.ls).getTime(), mode: (r.m as ConnectionMode) ?? 'long', online: true });
+    }
+    this.unsubscribe.push(
+      // Devices are edited in whichever process serves the console: hear every process.
+      this.deps.bus.subscribe<DeviceChangedEvent>(
+        TOPICS.changed,
+        (e) => {
+          this.directory.invalidate(e);
+          if (e.deviceId) this.refs.delete(e.deviceId);
+        },
+        { cluster: true },
+      ),
+    );
+    const every = Math.min(5000, Math.max(500, this.offlineMs / 10));
+    this.sweeper = setInterval(() => void this.sweep().catch((err) => this.deps.log.error({ err }, 'offline sweep failed')), every);
+    this.sweeper.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const u of this.unsubscribe.splice(0)) u();
+    await this.writer.close();
+  }
+
+  /**
+   * Stores decoded messages and resolves once they are committed. Messages of unknown devices are
+   * counted and skipped; the rest are written together.
+   */
+  async ingest(messages: DeviceMessage[], source: Source): Promise<IngestResult> {
+    const receivedAt = Date.now();
+    this.metrics.received += messages.length;
+    const items: WriteItem[] = [];
+    const unknown: string[] = [];
+    for (const msg of messages) {
+      // Always through the directory (a map lookup when cached), so an owner change published on
+      // the bus applies to connections that are already open.
+      let ref: DeviceRef | undefined;
+      let r = this.directory.cached(msg.deviceId);
+      if (r === undefined) r = await this.directory.resolve(msg.deviceId, msg.protocol);
+      if (r && (!source.scopePath || r.accountPath.startsWith(source.scopePath))) ref = r;
+      if (!ref) {
+        this.noteUnknown(msg.deviceId, source);
+        unknown.push(msg.deviceId);
+        continue;
+      }
+      items.push({ ref, msg, receivedAt, mode: source.mode });
+    }
+    if (items.length) await this.writer.write(items);
+    return { stored: items.length, unknown, device: items[items.length - 1]?.ref };
+  }
+
+  noteUnknown(identity: string, source: Source): void {
+    this.metrics.unknown++;
+    const l = this.unknownLog.allow();
+    if (l.ok) this.deps.log.warn({ identity, transport: source.transport, remote: source.remote, suppressed: l.suppressed || undefined }, 'message from an unknown device ignored');
+  }
+
+  /** Counts and logs undecodable input, with the bytes in hex. */
+  malformed(source: Pick<Source, 'transport' | 'remote'>, bytes: Uint8Array | string, reason: string, identity?: string): void {
+    this.metrics.malformed++;
+    const l = this.malformedLog.allow();
+    if (!l.ok) return;
+    const buf = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+    const hex = toHex(buf.subarray(0, 512)) + (buf.length > 512 ? `... (${buf.length} bytes)` : '');
+    this.deps.log.warn({ transport: source.transport, remote: source.remote, identity, reason, hex, suppressed: l.suppressed || undefined }, 'malformed device input');
+  }
+
+  /** The owner and identity of a device id (for command events). */
+  async refOf(deviceId: number): Promise<DeviceRef | null> {
+    const hit = this.refs.get(deviceId);
+    if (hit) return hit;
+    const rows = await this.deps.database.query<DeviceRef>(
+      `SELECT d.id, d.imei, d.name, d.account_id AS "accountId", a.path AS "accountPath", d.protocol
+       FROM devices d JOIN accounts a ON a.id = d.account_id WHERE d.id = $1`,
+      [deviceId],
+    );
+    if (rows[0]) this.refs.set(deviceId, rows[0]);
+    return rows[0] ?? null;
+  }
+
+  bindSession(session: DeviceSession): void {
+    this.sessions.set(session.deviceId, session);
+  }
+
+  unbindSession(session: DeviceSession): void {
+    if (this.sessions.get(session.deviceId) === session) this.sessions.delete(session.deviceId);
+  }
+
+  snapshot() {
+    return this.metrics.snapshot({ queued: this.writer.pending, sessions: this.sessions.size, online: this.onlineCount() });
+  }
+
+  private onlineCount(): number {
+    let n = 0;
+    for (const s of this.live.values()) if (s.online) n++;
+    return n;
+  }
+
+  private base(ref: DeviceRef, it: WriteItem): DeviceRefEvent {
+    const time = it.msg.time ?? it.msg.fix?.time;
+    const receivedAt = new Date(it.receivedAt).toISOString();
+    return {
+      deviceId: ref.id,
+      imei: ref.imei,
+      name: ref.name,
+      accountId: ref.accountId,
+      accountPath: ref.accountPath,
+      protocol: it.msg.protocol,
+      time: time && Number.isFinite(time.getTime()) ? time.toISOString() : receivedAt,
+      receivedAt,
+    };
+  }
+
+  private committed(batch: CommittedBatch): void {
+    const bus = this.deps.bus;
+    const cameOnline = new Map<number, WriteItem>();
+    const firstItem = new Map<number, WriteItem>();
+    for (const it of batch.items) {
+      this.refs.set(it.ref.id, it.ref);
+      if (!firstItem.has(it.ref.id)) firstItem.set(it.ref.id, it);
+    }
+    for (const [id, d] of batch.deltas) {
+      let live = this.live.get(id);
+      if (!live) {
+        live = { ...d, online: false };
+        this.live.set(id, live);
+      } else mergeDelta(live, d);
+      if (!live.online) {
+        live.online = true;
+        cameOnline.set(id, firstItem.get(id)!);
+      }
+    }
+    for (const it of cameOnline.values()) {
+      const live = this.live.get(it.ref.id)!;
+      const e: StatusEvent = { ...this.base(it.ref, it), online: true, connectionMode: live.mode };
+      if (live.battery !== undefined) e.status = { battery: live.battery, ...(live.signal !== undefined ? { signal: live.signal } : {}) };
+      bus.publish(TOPICS.status, e);
+    }
+    for (const it of batch.items) {
+      const { msg, ref } = it;
+      const base = this.base(ref, it);
+      if (msg.fix || msg.cells?.length || msg.wifi?.length) {
+        const f = msg.fix;
+        const e: PositionEvent = { ...base, lat: f?.lat ?? null, lon: f?.lon ?? null, valid: f?.valid ?? false };
+        if (f?.speed !== undefined) e.speed = f.speed;
+        if (f?.course !== undefined) e.course = f.course;
+        if (f?.altitude !== undefined) e.altitude = f.altitude;
+        if (f?.accuracy !== undefined) e.accuracy = f.accuracy;
+        if (f?.satellites !== undefined) e.satellites = f.satellites;
+        if (msg.cells?.length) e.cells = msg.cells;
+        if (msg.wifi?.length) e.wifi = msg.wifi;
+        if (msg.status) e.status = msg.status;
+        if (msg.buffered) e.buffered = true;
+        bus.publish(TOPICS.position, e);
+      } else if (msg.status && (msg.kind === 'heartbeat' || msg.kind === 'alarm')) {
+        const e: StatusEvent = { ...base, online: true, connectionMode: it.mode, status: msg.status };
+        bus.publish(TOPICS.status, e);
+      }
+      if (msg.health && Object.keys(msg.health).length) bus.publish(TOPICS.health, { ...base, health: msg.health } satisfies HealthEvent);
+      const ids = batch.alarmIds.get(it) ?? [];
+      (msg.alarms ?? []).forEach((alarm, i) => {
+        const e: AlarmEvent = { ...base, alarm, eventId: ids[i]! };
+        if (msg.fix) Object.assign(e, { lat: msg.fix.lat, lon: msg.fix.lon, valid: msg.fix.valid });
+        bus.publish(TOPICS.alarm, e);
+      });
+      if (msg.beacon) bus.publish(TOPICS.beacon, { ...base, beacon: msg.beacon } satisfies BeaconEvent);
+    }
+    for (const a of batch.answered) {
+      const { ref } = a.item;
+      bus.publish(TOPICS.command, {
+        deviceId: ref.id, imei: ref.imei, name: ref.name, accountId: ref.accountId, accountPath: ref.accountPath, protocol: ref.protocol,
+        commandId: a.commandId, code: a.code, status: 'answered', reply: a.reply, at: new Date().toISOString(),
+      });
+    }
+  }
+
+  /** Marks devices silent for longer than OFFLINE_TIMEOUT_SECONDS offline. */
+  async sweep(now = Date.now()): Promise<void> {
+    const gone: LiveState[] = [];
+    for (const s of this.live.values()) if (s.online && now - s.lastSeen > this.offlineMs) gone.push(s);
+    if (!gone.length) return;
+    const cutoff = new Date(now - this.offlineMs).toISOString();
+    const ids = gone.map((s) => s.deviceId);
+    const rows = await this.deps.database.query<{ id: number }>(
+      `UPDATE device_state SET online = false, updated_at = now()
+       WHERE device_id IN (SELECT (json_array_elements_text($1::json))::int) AND online AND last_seen < $2::timestamptz RETURNING device_id AS id`,
+      [JSON.stringify(ids), cutoff],
+    );
+    const changed = new Set(rows.map((r) => r.id));
+    for (const s of gone) {
+      // A message may have arrived while the update ran.
+      if (now - s.lastSeen <= this.offlineMs) continue;
+      s.online = false;
+      if (!changed.has(s.deviceId)) continue;
+      const ref = await this.refOf(s.deviceId);
+      if (!ref) continue;
+      const at = new Date(s.lastSeen).toISOString();
+      const e: StatusEvent = {
+        deviceId: ref.id, imei: ref.imei, name: ref.name, accountId: ref.accountId, accountPath: ref.accountPath, protocol: ref.protocol,
+        time: at, receivedAt: at, online: false, connectionMode: s.mode,
+      };
+      this.deps.bus.publish(TOPICS.status, e);
+    }
+  }
+}

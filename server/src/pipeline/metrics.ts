@@ -1,0 +1,76 @@
+// Counters of the ingest path, served as JSON on GET /api/metrics (benchmarks, monitoring).
+
+export class Metrics {
+  /** Messages decoded from devices, of every transport. */
+  received = 0;
+  /** Messages written (committed) to the database. */
+  committed = 0;
+  /** Rows written to positions. */
+  positions = 0;
+  /** Messages from identities no device has (not stored). */
+  unknown = 0;
+  /** Undecodable input: garbage bytes, broken frames, bad JSON. */
+  malformed = 0;
+  /** Frames that decoded to nothing we store (and needed no reply). */
+  ignored = 0;
+  /** Messages whose batch failed to commit (the device was not acknowledged). */
+  failed = 0;
+  batches = 0;
+  /** Sum of batch durations (ms), for the mean. */
+  batchMs = 0;
+  maxBatchRows = 0;
+  connectionsOpened = 0;
+  connectionsClosed = 0;
+  commandsSent = 0;
+  autoRegistered = 0;
+  readonly startedAt = Date.now();
+
+  snapshot(extra: Record<string, number> = {}) {
+    return {
+      received: this.received,
+      committed: this.committed,
+      positions: this.positions,
+      unknown: this.unknown,
+      malformed: this.malformed,
+      ignored: this.ignored,
+      failed: this.failed,
+      batches: this.batches,
+      batchMs: Math.round(this.batchMs),
+      meanBatchMs: this.batches ? Math.round((this.batchMs / this.batches) * 100) / 100 : 0,
+      meanBatchRows: this.batches ? Math.round((this.committed / this.batches) * 10) / 10 : 0,
+      maxBatchRows: this.maxBatchRows,
+      connections: this.connectionsOpened - this.connectionsClosed,
+      connectionsOpened: this.connectionsOpened,
+      commandsSent: this.commandsSent,
+      autoRegistered: this.autoRegistered,
+      uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
+      rssBytes: process.memoryUsage.rss(),
+      ...extra,
+    };
+  }
+}
+
+/** Logs at most `perMinute` lines a minute for one kind of trouble, then says how many it skipped. */
+export class RateLimitedLog {
+  private windowStart = 0;
+  private count = 0;
+  private suppressed = 0;
+  constructor(private readonly perMinute: number) {}
+
+  /** True when this occurrence may be logged; `suppressed` tells how many were skipped before it. */
+  allow(): { ok: boolean; suppressed: number } {
+    const now = Date.now();
+    if (now - this.windowStart > 60_000) {
+      this.windowStart = now;
+      this.count = 0;
+    }
+    if (this.count >= this.perMinute) {
+      this.suppressed++;
+      return { ok: false, suppressed: 0 };
+    }
+    this.count++;
+    const s = this.suppressed;
+    this.suppressed = 0;
+    return { ok: true, suppressed: s };
+  }
+}

@@ -1,0 +1,151 @@
+// Latest state per device: merged from each batch's messages, upserted into device_state in the
+// batch's transaction, and kept in memory for the map. A fix only replaces an older fix, so a
+// buffered (historical) upload never moves a device back in time.
+import type { DeviceMessage } from '@wt/protocols';
+
+export type ConnectionMode = 'long' | 'short';
+
+export interface StateDelta {
+  deviceId: number;
+  fixTime?: number;
+  lat?: number;
+  lon?: number;
+  valid?: boolean;
+  speed?: number;
+  course?: number;
+  battery?: number;
+  signal?: number;
+  steps?: number;
+  heartRate?: number;
+  systolic?: number;
+  diastolic?: number;
+  bodyTemp?: number;
+  wristTemp?: number;
+  bloodOxygen?: number;
+  healthTime?: number;
+  lastSeen: number;
+  mode: ConnectionMode;
+}
+
+export interface LiveState extends StateDelta {
+  online: boolean;
+}
+
+const HEALTH_KEYS = ['heartRate', 'systolic', 'diastolic', 'bodyTemp', 'wristTemp', 'bloodOxygen'] as const;
+
+/** Folds one message into a delta (or a live state): same rules as the SQL upsert below. */
+export function mergeMessage(s: StateDelta, msg: DeviceMessage, receivedAt: number, mode: ConnectionMode): void {
+  if (receivedAt >= s.lastSeen) {
+    s.lastSeen = receivedAt;
+    s.mode = mode;
+  }
+  const fix = msg.fix;
+  if (fix && Number.isFinite(fix.lat) && Number.isFinite(fix.lon)) {
+    const t = fix.time.getTime();
+    if (s.fixTime === undefined || t >= s.fixTime) {
+      s.fixTime = t;
+      s.lat = fix.lat;
+      s.lon = fix.lon;
+      s.valid = fix.valid;
+      s.speed = fix.speed;
+      s.course = fix.course;
+    }
+  }
+  const st = msg.status;
+  if (st && !msg.buffered) {
+    if (st.battery !== undefined) s.battery = st.battery;
+    if (st.signal !== undefined) s.signal = st.signal;
+    if (st.steps !== undefined) s.steps = st.steps;
+  }
+  const h = msg.health;
+  if (h) {
+    const t = (msg.time ?? new Date(receivedAt)).getTime();
+    if (s.healthTime === undefined || t >= s.healthTime) {
+      for (const k of HEALTH_KEYS) if (h[k] !== undefined) s[k] = h[k];
+      if (h.steps !== undefined) s.steps = h.steps;
+      s.healthTime = t;
+    }
+  }
+}
+
+/** Merges a committed batch delta into the live state. */
+export function mergeDelta(live: LiveState, d: StateDelta): void {
+  if (d.lastSeen >= live.lastSeen) {
+    live.lastSeen = d.lastSeen;
+    live.mode = d.mode;
+  }
+  if (d.fixTime !== undefined && (live.fixTime === undefined || d.fixTime >= live.fixTime)) {
+    live.fixTime = d.fixTime;
+    live.lat = d.lat;
+    live.lon = d.lon;
+    live.valid = d.valid;
+    live.speed = d.speed;
+    live.course = d.course;
+  }
+  if (d.battery !== undefined) live.battery = d.battery;
+  if (d.signal !== undefined) live.signal = d.signal;
+  if (d.steps !== undefined) live.steps = d.steps;
+  if (d.healthTime !== undefined && (live.healthTime === undefined || d.healthTime >= live.healthTime)) {
+    for (const k of HEALTH_KEYS) if (d[k] !== undefined) live[k] = d[k];
+    live.healthTime = d.healthTime;
+  }
+}
+
+// Integer columns: devices send fractions now and then (battery 85.5 %).
+const int = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : Math.round(v));
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+/** Rows for the upsert, as JSON for json_to_recordset. */
+export function stateRowsJson(deltas: Iterable<StateDelta>): string {
+  const rows = [];
+  for (const d of deltas) {
+    rows.push({
+      d: d.deviceId,
+      ft: iso(d.fixTime),
+      la: d.lat ?? null,
+      lo: d.lon ?? null,
+      v: d.valid ?? null,
+      sp: d.speed ?? null,
+      co: d.course ?? null,
+      b: int(d.battery),
+      si: int(d.signal),
+      st: int(d.steps),
+      hr: d.heartRate ?? null,
+      sy: d.systolic ?? null,
+      di: d.diastolic ?? null,
+      bt: d.bodyTemp ?? null,
+      wt: d.wristTemp ?? null,
+      bo: d.bloodOxygen ?? null,
+      ht: iso(d.healthTime),
+      ls: iso(d.lastSeen),
+      m: d.mode,
+    });
+  }
+  return JSON.stringify(rows);
+}
+
+const newerFix = 'EXCLUDED.fix_time IS NOT NULL AND (s.fix_time IS NULL OR EXCLUDED.fix_time >= s.fix_time)';
+const newerHealth = 'EXCLUDED.health_time IS NOT NULL AND (s.health_time IS NULL OR EXCLUDED.health_time >= s.health_time)';
+const fixCol = (c: string) => `${c} = CASE WHEN ${newerFix} THEN EXCLUDED.${c} ELSE s.${c} END`;
+const healthCol = (c: string) => `${c} = CASE WHEN ${newerHealth} THEN COALESCE(EXCLUDED.${c}, s.${c}) ELSE s.${c} END`;
+
+// Rows are sorted by device id by the caller, so concurrent batches lock rows in one order.
+export const upsertStateSql = (param: number) => `
+INSERT INTO device_state AS s (device_id, fix_time, lat, lon, fix_valid, speed, course, battery, signal, steps,
+  heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, health_time, last_seen, online, connection_mode, updated_at)
+SELECT d, ft, la, lo, v, sp, co, b, si, st, hr, sy, di, bt, wt, bo, ht, ls, true, m, now()
+FROM json_to_recordset($${param}::json) AS x(d int, ft timestamptz, la float8, lo float8, v bool, sp real, co real, b smallint,
+  si smallint, st int, hr real, sy real, di real, bt real, wt real, bo real, ht timestamptz, ls timestamptz, m text)
+ON CONFLICT (device_id) DO UPDATE SET
+  ${['fix_time', 'lat', 'lon', 'fix_valid', 'speed', 'course'].map(fixCol).join(',\n  ')},
+  battery = COALESCE(EXCLUDED.battery, s.battery),
+  signal = COALESCE(EXCLUDED.signal, s.signal),
+  steps = COALESCE(EXCLUDED.steps, s.steps),
+  ${['heart_rate', 'systolic', 'diastolic', 'body_temp', 'wrist_temp', 'blood_oxygen'].map(healthCol).join(',\n  ')},
+  health_time = CASE WHEN ${newerHealth} THEN EXCLUDED.health_time ELSE s.health_time END,
+  last_seen = GREATEST(EXCLUDED.last_seen, s.last_seen),
+  online = true,
+  connection_mode = EXCLUDED.connection_mode,
+  updated_at = now()`;
+
+export const UPSERT_STATE_SQL = upsertStateSql(1);

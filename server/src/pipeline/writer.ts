@@ -1,0 +1,320 @@
+// The batch writer: messages of every transport queue here and are written together, one
+// transaction per batch (positions, health readings, events, command replies and the latest state
+// per device), when the batch is full or its oldest message has waited BATCH_MAX_WAIT_MS. While a
+// batch commits the next one fills, so batches grow with the load (group commit). Each caller's
+// promise settles only after its batch committed: that is when the device gets its acknowledgement.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Logger } from 'pino';
+import type { DeviceMessage } from '@wt/protocols';
+import type { Database, QueryFn } from '../db/client.js';
+import type { DeviceRef } from './directory.js';
+import type { Metrics } from './metrics.js';
+import { mergeMessage, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
+
+export interface WriteItem {
+  ref: DeviceRef;
+  msg: DeviceMessage;
+  receivedAt: number;
+  mode: ConnectionMode;
+}
+
+interface Group {
+  items: WriteItem[];
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/** What a committed batch produced, for the events published after the commit. */
+export interface CommittedBatch {
+  items: WriteItem[];
+  deltas: Map<number, StateDelta>;
+  /** device_events ids of alarm rows, per item index and alarm kind. */
+  alarmIds: Map<WriteItem, number[]>;
+  /** Commands answered by replies in this batch. */
+  answered: { item: WriteItem; commandId: number; code: string; reply: string | null }[];
+  /** Rows written to positions. */
+  positions: number;
+}
+
+export interface WriterOptions {
+  maxRows: number;
+  maxWaitMs: number;
+  /** Batches committing at once (PostgreSQL gains from two; PGlite runs one at a time anyway). */
+  maxInflight: number;
+  onCommitted: (batch: CommittedBatch) => void;
+}
+
+const POSITIONS_SQL = `INSERT INTO positions (device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, cells, wifi, attributes)
+SELECT d, t, r, la, lo, v, s, c, al, ac, sa, ce, wi, at FROM json_to_recordset($1::json)
+  AS x(d int, t timestamptz, r timestamptz, la float8, lo float8, v bool, s real, c real, al real, ac real, sa smallint, ce jsonb, wi jsonb, at jsonb)`;
+
+const HEALTH_SQL = `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, hrv, steps, distance, calories, uv, sleep)
+SELECT d, t, r, hr, sy, di, bt, wt, bo, hv, st, ds, ca, uv, sl FROM json_to_recordset($1::json)
+  AS x(d int, t timestamptz, r timestamptz, hr real, sy real, di real, bt real, wt real, bo real, hv real, st int, ds real, ca real, uv real, sl jsonb)`;
+
+// The common batch (positions, health readings, state; no events, no command replies) is one
+// statement: a single round trip and an implicit transaction, which matters when the event loop
+// is busy with thousands of sockets and every await waits for a turn.
+const SINGLE_SQL = `WITH p AS (${POSITIONS_SQL.replace('$1', '$1')}),
+h AS (${HEALTH_SQL.replace('$1', '$2')}),
+s AS (${upsertStateSql(3)})
+SELECT 1`;
+
+const POSITIONS_COPY = 'COPY positions (device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, cells, wifi, attributes) FROM STDIN';
+const POSITION_KEYS = ['d', 't', 'r', 'la', 'lo', 'v', 's', 'c', 'al', 'ac', 'sa', 'ce', 'wi', 'at'] as const;
+
+/** A value in COPY's text format. */
+function copyValue(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  if (typeof v === 'number') return String(v);
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return /[\\\n\r\t]/.test(text) ? text.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t')) : text;
+}
+
+const EVENTS_SQL = `INSERT INTO device_events (id, device_id, time, received_at, kind, payload)
+SELECT i, d, t, r, k, p FROM json_to_recordset($1::json) AS x(i bigint, d int, t timestamptz, r timestamptz, k text, p jsonb)`;
+
+// The reply answers the oldest command sent with that keyword; binary protocols whose replies do
+// not name the command (GT06 texts) fall back to the oldest sent command of the device.
+// A GT06 reply echoes the server flag, which carries the command's id: that command first. Other
+// replies name a keyword: the oldest sent command with it (GT06 text without a flag: the oldest sent).
+const ANSWER_SQL = `UPDATE commands SET status = 'answered', reply = $3, answered_at = now()
+WHERE id = (
+  SELECT id FROM commands WHERE device_id = $1 AND status = 'sent'
+    AND (keyword = upper($2) OR $4::bool OR id = $5::int)
+  ORDER BY (id = $5::int) IS TRUE DESC, (keyword = upper($2)) DESC, sent_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+RETURNING id, code`;
+
+type Prepared = ReturnType<BatchWriter['prepare']>;
+
+const n = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : v);
+const int = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : Math.round(v));
+
+export class BatchWriter {
+  // A FIFO as an array and a head index: shift() on a long array moves every element.
+  private queue: Group[] = [];
+  private head = 0;
+  private queuedRows = 0;
+  private inflight = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private idle: (() => void)[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+    private readonly opts: WriterOptions,
+  ) {}
+
+  get pending(): number {
+    return this.queuedRows;
+  }
+
+  private get queuedGroups(): number {
+    return this.queue.length - this.head;
+  }
+
+  write(items: WriteItem[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('writer closed'));
+    if (items.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ items, resolve, reject });
+      this.queuedRows += items.length;
+      this.schedule();
+    });
+  }
+
+  /** Writes what is queued and waits for every batch to finish. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flush();
+    if (this.inflight === 0 && this.queuedGroups === 0) return;
+    await new Promise<void>((r) => this.idle.push(r));
+  }
+
+  private schedule(): void {
+    if (this.inflight >= this.opts.maxInflight) return; // the running batch flushes on completion
+    if (this.queuedRows >= this.opts.maxRows || this.opts.maxWaitMs === 0) {
+      this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, this.opts.maxWaitMs);
+  }
+
+  private flush(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.inflight < this.opts.maxInflight && this.queuedGroups > 0) {
+      const groups: Group[] = [];
+      let rows = 0;
+      while (this.head < this.queue.length && (rows === 0 || rows + this.queue[this.head]!.items.length <= this.opts.maxRows)) {
+        const g = this.queue[this.head]!;
+        this.queue[this.head++] = undefined as unknown as Group;
+        groups.push(g);
+        rows += g.items.length;
+      }
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      } else if (this.head > 4096 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+      this.queuedRows -= rows;
+      this.inflight++;
+      void this.run(groups, rows).finally(() => {
+        this.inflight--;
+        // Messages that queued during the commit have waited long enough: go at once.
+        if (this.queuedGroups > 0) this.flush();
+        else if (this.inflight === 0) for (const r of this.idle.splice(0)) r();
+      });
+    }
+  }
+
+  private async run(groups: Group[], rows: number): Promise<void> {
+    const items: WriteItem[] = [];
+    for (const g of groups) for (const it of g.items) items.push(it);
+    const started = performance.now();
+    try {
+      const prep = this.prepare(items);
+      const batch =
+        prep.events.length || prep.replies.length
+          ? await this.database.transaction((q, client) => this.writeTx(q, prep, client))
+          : await this.writeSingle(prep);
+      this.metrics.batches++;
+      this.metrics.batchMs += performance.now() - started;
+      this.metrics.committed += rows;
+      this.metrics.positions += batch.positions;
+      if (rows > this.metrics.maxBatchRows) this.metrics.maxBatchRows = rows;
+      for (const g of groups) g.resolve();
+      try {
+        this.opts.onCommitted(batch);
+      } catch (err) {
+        this.log.error({ err }, 'publishing committed messages failed');
+      }
+    } catch (err) {
+      this.metrics.failed += rows;
+      this.log.error({ err, rows }, 'batch write failed: its devices are not acknowledged and will resend');
+      for (const g of groups) g.reject(err as Error);
+    }
+  }
+
+  private prepare(items: WriteItem[]) {
+    const positions: Record<(typeof POSITION_KEYS)[number], unknown>[] = [];
+    const health: unknown[] = [];
+    const events: { d: number; t: string; r: string; k: string; p: unknown; item: WriteItem }[] = [];
+    const replies: WriteItem[] = [];
+    const deltas = new Map<number, StateDelta>();
+
+    for (const it of items) {
+      const { msg, ref } = it;
+      const r = new Date(it.receivedAt).toISOString();
+      const time = msg.time ?? msg.fix?.time;
+      const t = time && Number.isFinite(time.getTime()) ? time.toISOString() : r;
+      let delta = deltas.get(ref.id);
+      if (!delta) deltas.set(ref.id, (delta = { deviceId: ref.id, lastSeen: it.receivedAt, mode: it.mode }));
+      mergeMessage(delta, msg, it.receivedAt, it.mode);
+
+      if (msg.fix || msg.cells?.length || msg.wifi?.length) {
+        const f = msg.fix;
+        const attrs: Record<string, unknown> = { type: msg.type };
+        if (msg.status) Object.assign(attrs, msg.status);
+        if (msg.attributes) Object.assign(attrs, msg.attributes);
+        if (msg.buffered) attrs.buffered = true;
+        if (msg.alarms?.length) attrs.alarms = msg.alarms;
+        positions.push({
+          d: ref.id,
+          t: f ? f.time.toISOString() : t,
+          r,
+          la: f ? n(f.lat) : null,
+          lo: f ? n(f.lon) : null,
+          v: f ? f.valid : false,
+          s: n(f?.speed),
+          c: n(f?.course),
+          al: n(f?.altitude),
+          ac: n(f?.accuracy),
+          sa: int(f?.satellites),
+          ce: msg.cells?.length ? msg.cells : null,
+          wi: msg.wifi?.length ? msg.wifi : null,
+          at: attrs,
+        });
+      }
+      const h = msg.health;
+      if (h && Object.keys(h).length) {
+        health.push({
+          d: ref.id, t, r,
+          hr: n(h.heartRate), sy: n(h.systolic), di: n(h.diastolic), bt: n(h.bodyTemp), wt: n(h.wristTemp),
+          bo: n(h.bloodOxygen), hv: n(h.hrv), st: int(h.steps), ds: n(h.distance), ca: n(h.calories), uv: n(h.uv),
+          sl: h.sleep?.length ? h.sleep : null,
+        });
+      }
+      for (const a of msg.alarms ?? []) {
+        const f = msg.fix;
+        events.push({ d: ref.id, t, r, k: a, item: it, p: { type: msg.type, ...(f ? { lat: f.lat, lon: f.lon, valid: f.valid } : {}), ...(msg.status ? { status: msg.status } : {}) } });
+      }
+      if (msg.kind === 'login') events.push({ d: ref.id, t, r, k: 'login', item: it, p: { type: msg.type, ...(msg.attributes ?? {}) } });
+      if (msg.kind === 'beacon' && msg.beacon) events.push({ d: ref.id, t, r, k: 'beacon', item: it, p: msg.beacon });
+      if (msg.commandResult) {
+        events.push({ d: ref.id, t, r, k: 'commandResult', item: it, p: msg.commandResult });
+        replies.push(it);
+      }
+    }
+
+    return { items, positions, health, events, replies, deltas };
+  }
+
+  private async writeSingle(prep: Prepared): Promise<CommittedBatch> {
+    const sorted = [...prep.deltas.values()].sort((a, b) => a.deviceId - b.deviceId);
+    await this.database.query(SINGLE_SQL, [JSON.stringify(prep.positions), JSON.stringify(prep.health), stateRowsJson(sorted)]);
+    return { items: prep.items, deltas: prep.deltas, alarmIds: new Map(), answered: [], positions: prep.positions.length };
+  }
+
+  private async writeTx(query: QueryFn, prep: Prepared, client?: PoolClient): Promise<CommittedBatch> {
+    const { items, positions, health, events, replies, deltas } = prep;
+    if (positions.length && client) {
+      // PostgreSQL: COPY, the cheapest way in for the one table that takes most of the rows.
+      let text = '';
+      for (const row of positions) text += POSITION_KEYS.map((k) => copyValue(row[k])).join('\t') + '\n';
+      await pipeline(Readable.from([text]), client.query(copyFrom(POSITIONS_COPY)));
+    } else if (positions.length) await query(POSITIONS_SQL, [JSON.stringify(positions)]);
+    if (health.length) await query(HEALTH_SQL, [JSON.stringify(health)]);
+    const alarmIds = new Map<WriteItem, number[]>();
+    if (events.length) {
+      const ids = await query<{ id: number }>(`SELECT nextval('device_events_id_seq')::int8 AS id FROM generate_series(1, $1::int)`, [events.length]);
+      const rows = events.map((e, i) => {
+        const id = Number(ids[i]!.id);
+        if (e.k !== 'login' && e.k !== 'beacon' && e.k !== 'commandResult') {
+          const list = alarmIds.get(e.item) ?? [];
+          list.push(id);
+          alarmIds.set(e.item, list);
+        }
+        return { i: id, d: e.d, t: e.t, r: e.r, k: e.k, p: e.p };
+      });
+      await query(EVENTS_SQL, [JSON.stringify(rows)]);
+    }
+    const answered: CommittedBatch['answered'] = [];
+    for (const it of replies) {
+      const cr = it.msg.commandResult!;
+      const reply = cr.text ?? null;
+      const looseMatch = it.ref.protocol === 'gt06' || it.msg.protocol === 'gt06';
+      const flag = cr.serverFlag && cr.serverFlag <= 0x7fffffff ? cr.serverFlag : null;
+      const rows = await query<{ id: number; code: string }>(ANSWER_SQL, [it.ref.id, cr.keyword, reply ?? cr.keyword, looseMatch, flag]);
+      if (rows[0]) answered.push({ item: it, commandId: rows[0].id, code: rows[0].code, reply: reply ?? cr.keyword });
+    }
+    const sorted = [...deltas.values()].sort((a, b) => a.deviceId - b.deviceId);
+    await query(UPSERT_STATE_SQL, [stateRowsJson(sorted)]);
+    return { items, deltas, alarmIds, answered, positions: positions.length };
+  }
+}

@@ -1,0 +1,54 @@
+// Turns every failure into the envelope of ARCHITECTURE.md: {State, Message (i18n key), Params,
+// Fields, Text (rendered in the caller's language)}. Validation failures list the fields at fault.
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { State, hasMessage, httpStatusFor, translate, type FieldError } from '@wt/contract';
+import { AppError } from '../lib/errors.js';
+import { requestLocale } from './calls.js';
+
+function send(request: FastifyRequest, reply: FastifyReply, state: number, key: string, params?: Record<string, unknown>, fields?: FieldError[]) {
+  const locale = requestLocale(request);
+  const body: Record<string, unknown> = { State: state, Message: key, Text: translate(locale, key, params) };
+  if (params) body.Params = params;
+  if (fields?.length) {
+    body.Fields = fields.map((f) => ({ ...f, Text: translate(locale, f.Message, f.Params) }));
+    body.Text = `${body.Text}: ${(body.Fields as { Field: string; Text: string }[]).map((f) => `${f.Field} ${f.Text}`).join('; ')}`;
+  }
+  return reply.code(httpStatusFor(state)).send(body);
+}
+
+export default fp(
+  async function errors(app: FastifyInstance) {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof AppError) return send(request, reply, error.state, error.key, error.params, error.fields);
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const fields: FieldError[] = error.validation.map((v) => {
+          const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(v.params?.issue && (v.params.issue as { path?: unknown[] }).path?.join('.') || '');
+          const key = hasMessage(v.message ?? '') ? v.message! : 'validation.invalid';
+          return { Field: field, Message: key };
+        });
+        return send(request, reply, State.BAD_REQUEST, 'common.validation', undefined, fields);
+      }
+      if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error as { type?: string }).type === 'entity.parse.failed') {
+        return send(request, reply, State.BAD_REQUEST, 'common.badJson');
+      }
+      if (error.statusCode === 429) {
+        const seconds = Math.ceil(Number(reply.getHeader('retry-after') ?? 60));
+        return send(request, reply, State.TOO_MANY_REQUESTS, 'common.rateLimited', { seconds });
+      }
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        request.log.info({ err: error }, 'request refused');
+        return send(request, reply, error.statusCode === 415 ? State.BAD_REQUEST : error.statusCode, 'common.failed');
+      }
+      request.log.error({ err: error }, 'request failed');
+      return send(request, reply, State.INTERNAL, 'common.internal');
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      if (request.url.startsWith('/api/')) return send(request, reply, State.NOT_FOUND, 'common.notFound');
+      return reply.code(404).type('text/plain').send('Not found');
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,20 @@
+// Bus topics the realtime hub listens to besides the pipeline's device topics (pipeline/events.ts).
+import type { AlarmPush } from '@wt/contract';
+
+export const REALTIME_TOPICS = {
+  /** An alarm the rule engine raised; the hub pushes it to the consoles of the owner's subtree. */
+  alarmRaised: 'alarm.raised',
+  /** Tells the consoles of a subtree to refetch their data (notification type 56). */
+  refresh: 'realtime.refresh',
+} as const;
+
+export interface AlarmRaisedEvent extends AlarmPush {
+  deviceId: number;
+  /** Materialized path of the device's owner ('/1/5/'). */
+  accountPath: string;
+}
+
+export interface RefreshEvent {
+  /** Subtree to refresh. */
+  accountPath: string;
+}

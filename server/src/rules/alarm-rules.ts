@@ -1,0 +1,119 @@
+// The pure part of the alarm engine: which alarm a device report or a health reading means, and
+// which thresholds apply. No I/O, so every boundary is unit-tested.
+import { ALARM_CODES, DEFAULT_THRESHOLDS, THRESHOLD_FIELDS, type HealthThresholds } from '@wt/contract';
+import type { AlarmKind, HealthReading } from '@wt/protocols';
+
+/** Alarm code of an alarm the device itself reported; null for kinds that raise no alarm. */
+export function codeOfDeviceAlarm(kind: AlarmKind): number | null {
+  switch (kind) {
+    case 'sos':
+      return ALARM_CODES.sos;
+    case 'fall':
+      return ALARM_CODES.fall;
+    case 'removal':
+      return ALARM_CODES.removal;
+    case 'lowBattery':
+      return ALARM_CODES.lowBattery;
+    case 'powerOff':
+    case 'powerCut':
+      return ALARM_CODES.powerOff;
+    // Trackers with fences of their own (GT06) report crossings themselves.
+    case 'fenceIn':
+      return ALARM_CODES.deviceFenceIn;
+    case 'fenceOut':
+      return ALARM_CODES.deviceFenceOut;
+    default:
+      return null;
+  }
+}
+
+/** i18n key of the record's description for a device-reported alarm. */
+export function messageOfDeviceAlarm(kind: AlarmKind): string {
+  switch (kind) {
+    case 'fenceIn':
+      return 'alarm.msg.fenceIn';
+    case 'fenceOut':
+      return 'alarm.msg.fenceOut';
+    case 'powerCut':
+      return 'alarm.msg.powerOff';
+    default:
+      return `alarm.msg.${kind}`;
+  }
+}
+
+export type Measure = 'heartRate' | 'systolic' | 'diastolic' | 'bodyTemp' | 'wristTemp' | 'bloodOxygen';
+
+export interface HealthViolation {
+  code: number;
+  measure: Measure;
+  value: number;
+  limit: number;
+  direction: 'above' | 'below';
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * Health alarms of one reading. A value exactly at a bound is normal; only a value strictly beyond
+ * it is an alarm. Systolic and diastolic share one alarm type per direction (systolic checked
+ * first, it is the one clinicians read first).
+ */
+export function evaluateHealth(reading: HealthReading, th: HealthThresholds): HealthViolation[] {
+  const out: HealthViolation[] = [];
+  const check = (measure: Measure, value: number | undefined, min: number | null, max: number | null, high: number | null, low: number | null) => {
+    if (!isNum(value)) return false;
+    if (high !== null && max !== null && value > max) {
+      out.push({ code: high, measure, value, limit: max, direction: 'above' });
+      return true;
+    }
+    if (low !== null && min !== null && value < min) {
+      out.push({ code: low, measure, value, limit: min, direction: 'below' });
+      return true;
+    }
+    return false;
+  };
+  const C = ALARM_CODES;
+  check('heartRate', reading.heartRate, th.heartRateMin, th.heartRateMax, C.heartRateHigh, C.heartRateLow);
+  // One blood-pressure alarm per direction: diastolic only counts when systolic did not already.
+  const sysHigh = check('systolic', reading.systolic, null, th.systolicMax, C.bloodPressureHigh, null);
+  if (!sysHigh) check('diastolic', reading.diastolic, null, th.diastolicMax, C.bloodPressureHigh, null);
+  const sysLow = check('systolic', reading.systolic, th.systolicMin, null, null, C.bloodPressureLow);
+  if (!sysLow) check('diastolic', reading.diastolic, th.diastolicMin, null, null, C.bloodPressureLow);
+  check('bodyTemp', reading.bodyTemp, null, th.bodyTempMax, C.bodyTempHigh, null);
+  check('wristTemp', reading.wristTemp, null, th.wristTempMax, C.wristTempHigh, null);
+  check('bloodOxygen', reading.bloodOxygen, th.bloodOxygenMin, null, null, C.bloodOxygenLow);
+  return out;
+}
+
+export type ThresholdSource = 'device' | 'account' | 'ancestor' | 'default';
+
+/**
+ * The thresholds in force: the device's own row, else its account's, else the nearest ancestor's
+ * (`accountRows` ordered from the account up to the root), else the defaults. A row is taken whole:
+ * a bound left empty in it means "not checked", not "inherit".
+ */
+export function resolveThresholds(
+  deviceRow: HealthThresholds | null,
+  accountRows: (HealthThresholds | null)[],
+): { thresholds: HealthThresholds; source: ThresholdSource } {
+  if (deviceRow) return { thresholds: pick(deviceRow), source: 'device' };
+  for (let i = 0; i < accountRows.length; i++) {
+    const row = accountRows[i];
+    if (row) return { thresholds: pick(row), source: i === 0 ? 'account' : 'ancestor' };
+  }
+  return { thresholds: { ...DEFAULT_THRESHOLDS }, source: 'default' };
+}
+
+function pick(row: HealthThresholds): HealthThresholds {
+  return Object.fromEntries(THRESHOLD_FIELDS.map((f) => [f, row[f] ?? null])) as unknown as HealthThresholds;
+}
+
+/** Account ids of a materialized path, from the account itself up to the root ('/1/5/12/' → [12, 5, 1]). */
+export function pathIdsUpward(path: string): number[] {
+  return path.split('/').filter(Boolean).map(Number).reverse();
+}
+
+/** Delay before the next delivery attempt: base, 2×base, 4×base ... capped at one hour. */
+export function backoffMs(attempt: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 3600_000);
+}

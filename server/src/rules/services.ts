@@ -1,0 +1,40 @@
+// The alarm engine and the partner push worker as background services of the worker role.
+import type { Service } from '../services.js';
+import { PushWorker } from '../modules/push/outbox.js';
+import { AlarmEngine, ensureAlarmTypes } from './alarm-engine.js';
+
+/** The engine of each running platform, for calls that act on it (threshold cache) and for tests. */
+export const alarmEngines = new WeakMap<object, AlarmEngine>();
+
+export const alarmEngineService: Service = {
+  name: 'alarm-engine',
+  roles: ['worker'],
+  async start(deps) {
+    const engine = new AlarmEngine(deps);
+    await engine.start();
+    alarmEngines.set(deps, engine);
+    return () => engine.stop();
+  },
+  async stop() {},
+};
+
+/** Every process seeds the alarm types, so the API answers with them even without a worker. */
+export const alarmTypesService: Service = {
+  name: 'alarm-types',
+  roles: ['api', 'gateway', 'worker'],
+  async start(deps) {
+    await ensureAlarmTypes(deps);
+  },
+  async stop() {},
+};
+
+export const pushWorkerService: Service = {
+  name: 'push-worker',
+  roles: ['worker'],
+  async start(deps) {
+    const worker = new PushWorker(deps);
+    worker.start();
+    return () => worker.stop();
+  },
+  async stop() {},
+};

@@ -1,0 +1,113 @@
+// The demo tenant (ARCHITECTURE.md): an administrator admin/admin123, sub-accounts of different
+// kinds and role labels, and permission sets. Areas that own demo data (devices, roles, fences ...)
+// add their own steps to DEMO_STEPS, run in order after the accounts.
+import type { AppDeps } from '../deps.js';
+import { hashPassword } from '../lib/passwords.js';
+import { permissionSets } from '../db/schema/index.js';
+import { insertAccount } from '../modules/user/repo.js';
+import type { AccountRow } from '../lib/scope.js';
+import { seedDemoDevices } from './devices.js';
+import { seedDemoDevicesConsole } from '../modules/device/demo.js';
+
+export interface DemoAccounts {
+  admin: AccountRow;
+  agent: AccountRow;
+  operator: AccountRow;
+  health: AccountRow;
+  clinic: AccountRow;
+}
+
+export type DemoStep = (deps: AppDeps, accounts: DemoAccounts) => Promise<void>;
+
+/** Extra demo steps of other areas, in order. */
+export const DEMO_STEPS: { name: string; run: DemoStep }[] = [
+  { name: 'devices', run: seedDemoDevices },
+  // After the devices: links them to models, gives them roles, groups, fences and wearers.
+  { name: 'devices-console', run: seedDemoDevicesConsole },
+];
+
+export const DEMO_PASSWORD = 'admin123';
+
+export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
+  const { db } = deps.database;
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const admin = await insertAccount(db, {
+    loginName: 'admin',
+    passwordHash: hash,
+    kind: 'operator',
+    userType: 3,
+    username: '平台管理员',
+    pageName: 'WearTrack 设备云平台',
+    companyName: 'WearTrack',
+    email: 'admin@weartrack.local',
+    phone: '13800000000',
+    address: '深圳市南山区科技园',
+    switchFunctionSendCmd: 1,
+  });
+  const [healthSet] = await db
+    .insert(permissionSets)
+    .values({
+      ownerId: admin.id,
+      key: 'no-health',
+      name: '无健康数据',
+      description: 'Monitor, devices, alarms and accounts, without the health pages',
+      routes: [
+        '/', '/dashboard', '/devices', '/devices/list', '/devices/detail', '/devices/roles', '/devices/history',
+        '/deviceFence', '/deviceAlarm', '/alarm', '/alarm/record', '/alarm/alarmSetting', '/account', '/account/accounts',
+        '/account/showfence', '/setting', '/setting/platform',
+      ].join(','),
+    })
+    .returning();
+  await db.insert(permissionSets).values({ ownerId: admin.id, key: 'admin', name: '管理员权限', description: 'Every page', routes: '' });
+
+  const agent = await insertAccount(db, {
+    parentId: admin.id,
+    parentPath: admin.path,
+    loginName: 'agent01',
+    passwordHash: hash,
+    kind: 'agent',
+    userType: 1,
+    username: '华南代理',
+    companyName: '华南智能穿戴代理有限公司',
+    email: 'agent01@weartrack.local',
+    agentAuthorized: true,
+  });
+  const clinic = await insertAccount(db, {
+    parentId: agent.id,
+    parentPath: agent.path,
+    loginName: 'clinic01',
+    passwordHash: hash,
+    kind: 'user',
+    userType: 10,
+    username: '康宁养老院',
+    companyName: '康宁养老院',
+    email: 'clinic01@weartrack.local',
+  });
+  const operator = await insertAccount(db, {
+    parentId: admin.id,
+    parentPath: admin.path,
+    loginName: 'operator01',
+    passwordHash: hash,
+    kind: 'operator',
+    userType: 1,
+    username: '运营值班',
+    email: 'operator01@weartrack.local',
+  });
+  const health = await insertAccount(db, {
+    parentId: admin.id,
+    parentPath: admin.path,
+    loginName: 'viewer01',
+    passwordHash: hash,
+    kind: 'user',
+    userType: 7,
+    username: '物流车队',
+    email: 'viewer01@weartrack.local',
+    permissionSetId: healthSet!.id,
+  });
+  const accounts = { admin, agent, operator, health, clinic };
+  for (const step of DEMO_STEPS) {
+    deps.log.info({ step: step.name }, 'seeding demo data');
+    await step.run(deps, accounts);
+  }
+  return accounts;
+}

@@ -1,0 +1,18 @@
+// Background services started after the HTTP server, by role (ROLES=api,gateway,worker): device
+// listeners, the pipeline, rule engines, jobs. Each area appends its own.
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from './deps.js';
+import { fenceService } from './modules/fence/engine.js';
+import { gatewayService, simulatorService } from './gateway/service.js';
+import { alarmEngineService, alarmTypesService, pushWorkerService } from './rules/services.js';
+
+export interface Service {
+  name: string;
+  roles: ('api' | 'gateway' | 'worker')[];
+  /** May return the function that stops what this start began (so one process can run several platforms). */
+  start(deps: AppDeps, app: FastifyInstance, opts: { demo: boolean }): Promise<void | (() => Promise<void>)>;
+  stop(): Promise<void>;
+}
+
+// The alarm services start first so that they listen before the gateway's first device event.
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, gatewayService, simulatorService];

@@ -1,0 +1,78 @@
+// Health calls on each database: the readings list with its filters, a device's series with
+// thresholds, sleep and health alarms, which devices and days have data, and the subtree scope.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALARM_CODES as C } from '@wt/contract';
+import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { addDevice, healthReading, type TestDevice } from './alarm-fixtures.js';
+
+describe.each(databases())('health data on %s', (kind) => {
+  let p: TestPlatform;
+  let agent: string;
+  let operator: string;
+  let watch: TestDevice;
+  const hour = 3600_000;
+  const t0 = Date.now() - 30 * hour;
+
+  beforeAll(async () => {
+    p = await startTestPlatform(kind);
+    agent = (await p.login('agent01')).token;
+    operator = (await p.login('operator01')).token;
+    watch = await addDevice(p, 'clinic01', '865000000009301', 'Mr Wang');
+    const q = p.deps.database.query.bind(p.deps.database);
+    for (let i = 0; i < 24; i++) {
+      await q(
+        `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, blood_oxygen, body_temp, steps, sleep)
+         VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+        [watch.id, new Date(t0 + i * hour), 60 + i, 110 + i, 70, 97, 36.5, i * 100, i === 6 ? JSON.stringify([{ stage: 'deep', minutes: 120 }, { stage: 'light', minutes: 200 }, { stage: 'awake', minutes: 15 }]) : null],
+      );
+    }
+    await q(`INSERT INTO device_state (device_id, health_time, heart_rate) VALUES ($1, $2, 83) ON CONFLICT (device_id) DO UPDATE SET health_time = EXCLUDED.health_time`, [watch.id, new Date(t0 + 23 * hour)]);
+    await healthReading(p, watch, { heartRate: 130 }, new Date(t0 + 10 * hour));
+  });
+  afterAll(() => p?.stop());
+
+  it('lists readings newest first with filters', async () => {
+    const r = await p.call('/Device/allHealthDataPage', { PageNo: 1, PageCount: 5, Imei: watch.imei }, agent);
+    expect(r.body.Total).toBe(24);
+    expect(r.body.Items[0]).toMatchObject({ Imei: watch.imei, DeviceName: 'Mr Wang', HeartRate: 83, Systolic: 133, BloodOxygen: 97 });
+    const ranged = await p.call('/Device/allHealthDataPage', { StartTime: new Date(t0 + 20 * hour).toISOString(), Kind: 'sleep' }, agent);
+    expect(ranged.body.Total).toBe(0);
+    const sleep = await p.call('/Device/allHealthDataPage', { Kind: 'sleep' }, agent);
+    expect(sleep.body.Items[0].Sleep).toHaveLength(3);
+    expect((await p.call('/Device/allHealthDataPage', {}, operator)).body.Total).toBe(0);
+  });
+
+  it('answers a device series with thresholds, sleep per night and the health alarms on the same range', async () => {
+    const r = await p.call('/health/GetHealth2', { DeviceId: watch.id, StartTime: new Date(t0 - hour).toISOString(), EndTime: new Date().toISOString() }, agent);
+    expect(r.body.State).toBe(200);
+    expect(r.body.Items).toHaveLength(24);
+    expect(r.body.Items[0].HeartRate).toBe(60);
+    expect(r.body.Thresholds).toMatchObject({ heartRateMax: 120, bloodOxygenMin: 90 });
+    expect(r.body.Sleep).toEqual([expect.objectContaining({ Deep: 120, Light: 200, Awake: 15 })]);
+    expect(r.body.Alarms.map((a: { Type: number }) => a.Type)).toEqual([C.heartRateHigh]);
+    const daily = await p.call('/health/GetHealth2', { Imei: watch.imei, StartTime: new Date(t0 - hour).toISOString(), EndTime: new Date().toISOString(), Bucket: 'day' }, agent);
+    expect(daily.body.Items.length).toBeGreaterThanOrEqual(1);
+    expect(daily.body.Items.length).toBeLessThanOrEqual(3);
+    expect((await p.call('/health/GetHealth2', { DeviceId: watch.id, StartTime: t0, EndTime: Date.now() }, operator)).body.State).toBe(404);
+  });
+
+  it('tells which devices and days have data', async () => {
+    const users = await p.call('/health/HealthHasDataForUsers', {}, agent);
+    expect(users.body.Items).toEqual([expect.objectContaining({ DeviceId: watch.id, Imei: watch.imei })]);
+    expect((await p.call('/health/HealthHasDataForUsers', {}, operator)).body.Items).toEqual([]);
+    const days = await p.call('/health/HealthHasDataForDevice', { DeviceId: watch.id }, agent);
+    expect(days.body.HasData).toBe(true);
+    expect(days.body.Days.length).toBeGreaterThanOrEqual(2);
+    const none = await p.call('/health/HealthHasDataForDevice', { DeviceId: watch.id, EndTime: new Date(t0 - 2 * hour).toISOString() }, agent);
+    expect(none.body).toMatchObject({ HasData: false, Days: [] });
+  });
+
+  it('exports readings, and says there is no health data when none match', async () => {
+    const post = (body: unknown) =>
+      fetch(`${p.url}/api/export/health-readings`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${agent}` }, body: JSON.stringify(body) });
+    const ok = await post({ Imei: watch.imei });
+    expect(ok.headers.get('content-type')).toContain('spreadsheetml');
+    const empty = await post({ Imei: '000000000000000' });
+    expect(await empty.json()).toMatchObject({ Message: 'health.noData' });
+  });
+});

@@ -1,0 +1,91 @@
+// Test harness: starts a real platform (HTTP on a free port) on a fresh database: PGlite in memory
+// always, and a new PostgreSQL database per instance when TEST_DATABASE_URL is set (CI sets it).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { startPlatform, type Platform } from '../src/platform.js';
+
+export type DbKind = 'pglite' | 'postgres';
+
+/** The databases server tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function databases(): DbKind[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = new URL(process.env.TEST_DATABASE_URL!);
+  const name = `wt_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base.toString() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestPlatform extends Platform {
+  /** POST /api/<path> with a JSON body; returns HTTP status and the parsed answer. */
+  call<T = any>(path: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
+  /** Logs in and returns the access token and the full login answer. */
+  login(loginName?: string, password?: string): Promise<{ token: string; userId: number; refreshToken: string }>;
+  dataDir: string;
+  /** Stops the platform and removes its database and data directory. */
+  stop(): Promise<void>;
+}
+
+export async function startTestPlatform(
+  kind: DbKind = 'pglite',
+  env: Record<string, string> = {},
+): Promise<TestPlatform> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-test-'));
+  const pgdb = kind === 'postgres' ? await createPgDatabase() : undefined;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WATCH_PORT: '0',
+    GT06_PORT: '0',
+    OSMAND_PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    DEMO: '1',
+    SIMULATE: '0',
+    ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
+    ...env,
+  });
+  const platform = await startPlatform(config);
+  const call: TestPlatform['call'] = async (p, body = {}, token, headers = {}) => {
+    const res = await fetch(`${platform.url}/api${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as never };
+  };
+  return {
+    ...platform,
+    dataDir,
+    call,
+    async login(loginName = 'admin', password = 'admin123') {
+      const r = await call('/User/Login', { LoginName: loginName, Password: password });
+      if (r.body.State !== 0) throw new Error(`login ${loginName} failed: ${JSON.stringify(r.body)}`);
+      return { token: r.body.AccessToken, userId: r.body.Item.UserId, refreshToken: r.body.refreshToken };
+    },
+    async stop() {
+      await platform.close();
+      await pgdb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

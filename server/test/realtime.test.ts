@@ -1,0 +1,124 @@
+// Realtime hub: registration, subtree filtering, merged bursts, alarms and the refresh notice.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { account, addDevices, RealtimeClient, sleep } from './monitor-fixtures.js';
+import { TOPICS, type PositionEvent } from '../src/pipeline/events.js';
+import { REALTIME_TOPICS, type AlarmRaisedEvent } from '../src/realtime/topics.js';
+import { FLUSH_MS } from '../src/realtime/hub.js';
+
+describe.each(databases())('realtime hub (%s)', (kind) => {
+  let p: TestPlatform;
+  const clients: RealtimeClient[] = [];
+  const connect = async (login: string) => {
+    const { token, userId } = await p.login(login, 'admin123');
+    const c = await RealtimeClient.connect(p.url, token, userId);
+    clients.push(c);
+    return c;
+  };
+  const position = (dev: { id: number; imei: string; name: string }, path: string, lat: number, lon: number): PositionEvent => ({
+    deviceId: dev.id, imei: dev.imei, name: dev.name, accountId: 0, accountPath: path, protocol: 'watch',
+    time: new Date().toISOString(), receivedAt: new Date().toISOString(), lat, lon, valid: true, speed: 3,
+  });
+
+  beforeAll(async () => {
+    p = await startTestPlatform(kind);
+  });
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await p?.stop();
+  });
+
+  it('registers with a valid token and refuses a missing or bad one', async () => {
+    const c = await connect('admin');
+    expect(c.messages[0]).toMatchObject({ type: 'registered' });
+    const bad = await RealtimeClient.connect(p.url, 'not-a-token', 1);
+    expect(bad.messages[0]).toMatchObject({ type: 'error', Message: 'monitor.realtimeUnauthorized' });
+    await bad.until(() => bad.closed).catch(() => undefined);
+    await sleep(50);
+    expect(bad.closed).toBe(true);
+  });
+
+  it('sends a device change only to the owner account and its ancestors, never to a sibling', async () => {
+    const clinic = await account(p, 'clinic01');
+    const [dev] = await addDevices(p, 'clinic01', [{ lat: 22.5, lon: 114.05 }]);
+    const admin = await connect('admin');
+    const agent = await connect('agent01');
+    const clinicClient = await connect('clinic01');
+    const sibling = await connect('operator01');
+    p.deps.bus.publish(TOPICS.position, position(dev!, clinic.path, 22.51, 114.06));
+    for (const c of [admin, agent, clinicClient]) {
+      await c.until((m) => m.type === 'devices' && m.devices.some((d) => d.i === dev!.id));
+      expect(c.deviceUpdates(dev!.id).at(-1)).toMatchObject({ la: 22.51, lo: 114.06, on: true });
+    }
+    await sleep(FLUSH_MS * 2);
+    expect(sibling.deviceUpdates(dev!.id)).toEqual([]);
+    expect(sibling.messages.filter((m) => m.type === 'devices')).toEqual([]);
+  });
+
+  it('merges a burst into a few messages with the latest state per device', async () => {
+    const agent = await account(p, 'agent01');
+    const devs = await addDevices(p, 'agent01', Array.from({ length: 50 }, () => ({ lat: 23, lon: 113 })));
+    const c = await connect('agent01');
+    const before = c.messages.length;
+    const started = Date.now();
+    // 2 000 positions over about half a second: 40 per device, each further north.
+    for (let step = 1; step <= 40; step++) {
+      for (const d of devs) p.deps.bus.publish(TOPICS.position, position(d, agent.path, 23 + step / 1000, 113));
+      await sleep(12);
+    }
+    await sleep(FLUSH_MS * 2);
+    const batches = c.messages.slice(before).filter((m) => m.type === 'devices');
+    const seconds = (Date.now() - started) / 1000;
+    // At most one message per flush interval, plus one for the tail.
+    expect(batches.length).toBeLessThanOrEqual(Math.ceil((seconds * 1000) / FLUSH_MS) + 1);
+    expect(batches.length).toBeGreaterThan(0);
+    for (const m of batches) {
+      if (m.type !== 'devices') continue;
+      // A device appears at most once per message.
+      expect(new Set(m.devices.map((d) => d.i)).size).toBe(m.devices.length);
+    }
+    for (const d of devs) expect(c.deviceUpdates(d.id).at(-1)!.la).toBeCloseTo(23.04, 6);
+  });
+
+  it('skips buffered (historical) uploads on the live map', async () => {
+    const admin = await account(p, 'admin');
+    const [dev] = await addDevices(p, 'admin', [{ lat: 30, lon: 120 }]);
+    const c = await connect('admin');
+    p.deps.bus.publish(TOPICS.position, { ...position(dev!, admin.path, 31, 121), buffered: true });
+    p.deps.bus.publish(TOPICS.position, position(dev!, admin.path, 30.5, 120.5));
+    await c.until((m) => m.type === 'devices' && m.devices.some((d) => d.i === dev!.id));
+    expect(c.deviceUpdates(dev!.id).map((d) => d.la)).toEqual([30.5]);
+  });
+
+  it('pushes raised alarms at once, to the subtree only', async () => {
+    const clinic = await account(p, 'clinic01');
+    const [dev] = await addDevices(p, 'clinic01', [{ lat: 22.5, lon: 114.05 }]);
+    const agent = await connect('agent01');
+    const sibling = await connect('viewer01');
+    const alarm: AlarmRaisedEvent = {
+      NotificationType: 5, DeviceID: dev!.imei, Nickname: dev!.name, Message: 'SOS', Created: '2026-01-01 10:00:00',
+      deviceId: dev!.id, accountPath: clinic.path,
+    };
+    p.deps.bus.publish(REALTIME_TOPICS.alarmRaised, alarm);
+    const got = await agent.until((m) => m.type === 'alarm');
+    expect(got).toEqual({
+      type: 'alarm', deviceId: dev!.id,
+      alarm: { NotificationType: 5, DeviceID: dev!.imei, Nickname: dev!.name, Message: 'SOS', Created: '2026-01-01 10:00:00' },
+    });
+    p.deps.bus.publish(REALTIME_TOPICS.refresh, { accountPath: clinic.path });
+    await agent.until((m) => m.type === 'refresh');
+    await sleep(100);
+    expect(sibling.messages.filter((m) => m.type === 'alarm' || m.type === 'refresh')).toEqual([]);
+  });
+
+  it('carries a message decoded by the pipeline to the console (OsmAnd uplink)', async () => {
+    const [dev] = await addDevices(p, 'agent01', [{ lat: 22, lon: 113 }]);
+    const c = await connect('agent01');
+    const res = await fetch(`${p.url}/osmand?id=${dev!.imei}&lat=22.601&lon=113.902&timestamp=${Math.floor(Date.now() / 1000)}&speed=4`);
+    expect(res.status).toBe(200);
+    await c.until((m) => m.type === 'devices' && m.devices.some((d) => d.i === dev!.id && d.la !== undefined));
+    const last = c.deviceUpdates(dev!.id).filter((d) => d.la !== undefined).at(-1)!;
+    expect(last.la).toBeCloseTo(22.601, 5);
+    expect(last.lo).toBeCloseTo(113.902, 5);
+  });
+});

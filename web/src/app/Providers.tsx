@@ -1,0 +1,38 @@
+import { useEffect, type ReactNode } from 'react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import zhTW from 'antd/locale/zh_TW';
+import enUS from 'antd/locale/en_US';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import 'dayjs/locale/zh-tw';
+import 'dayjs/locale/en';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Locale } from '@wt/contract';
+import { queryClient } from './queryClient';
+import { useSettings } from '../stores/settings';
+import { useApp } from '../stores/app';
+import { currentLocale } from '../i18n';
+
+const ANTD_LOCALES = { 'zh-CN': zhCN, 'zh-TW': zhTW, en: enUS } as const;
+const DAYJS_LOCALES: Record<Locale, string> = { 'zh-CN': 'zh-cn', 'zh-TW': 'zh-tw', en: 'en' };
+
+export function Providers({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const locale = currentLocale();
+  const themeColor = useSettings((s) => s.themeColor);
+  const size = useApp((s) => s.size);
+
+  useEffect(() => {
+    dayjs.locale(DAYJS_LOCALES[locale]);
+  }, [locale, i18n.language]);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider locale={ANTD_LOCALES[locale]} componentSize={size} theme={{ token: { colorPrimary: themeColor, colorInfo: themeColor } }}>
+        <AntApp>{children}</AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,12 @@
+import { useEffect, useState } from 'react';
+import { formatDateTime } from '@wt/contract';
+
+/** Current date-time, refreshed every second (YYYY-MM-DD HH:mm:ss). */
+export function Clock() {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const id = window.setInterval(() => setNow(new Date()), 1000);
+    return () => window.clearInterval(id);
+  }, []);
+  return <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-testid="clock">{formatDateTime(now)}</span>;
+}

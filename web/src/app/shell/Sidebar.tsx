@@ -1,0 +1,83 @@
+import { useMemo, useState, useEffect, createElement } from 'react';
+import { Menu, type MenuProps } from 'antd';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '@wt/contract';
+import { buildMenu, routeChain, type MenuNode } from '../../access';
+import { ROUTE_ICONS } from '../icons';
+import { useSession } from '../../stores/session';
+import { useSettings } from '../../stores/settings';
+import logoUrl from '../logo.svg';
+
+type Item = Required<MenuProps>['items'][number];
+
+function toItems(nodes: MenuNode[], t: (k: string) => string): Item[] {
+  return nodes.map((n) => {
+    const Icon = n.icon ? ROUTE_ICONS[n.icon] : undefined;
+    const icon = Icon ? createElement(Icon) : undefined;
+    const label = t(n.title);
+    if (n.children) return { key: n.key, icon, label, children: toItems(n.children, t) };
+    return {
+      key: n.key,
+      icon,
+      label: n.external ? (
+        <a href={n.key} target="_blank" rel="noopener noreferrer">
+          {label}
+        </a>
+      ) : (
+        label
+      ),
+    };
+  });
+}
+
+export const SIDEBAR_COLLAPSED_WIDTH = 64;
+
+/** The menu of the user's permitted routes, optionally under the platform logo. */
+export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
+  const { t } = useTranslation('route');
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const permitted = useSession((s) => s.permitted);
+  const pageName = useSession((s) => s.userInfo?.PageName);
+  const showLogo = useSettings((s) => s.sidebarLogo);
+  const menu = useMemo(() => buildMenu(permitted), [permitted]);
+  const items = useMemo(() => toItems(menu, t), [menu, t]);
+
+  // The active item: the page itself, or for a hidden page its nearest listed ancestor group.
+  const chain = routeChain(pathname);
+  const selected = chain.length ? chain[chain.length - 1]!.fullPath : pathname;
+  const parents = chain.slice(0, -1).map((r) => r.fullPath);
+  const [openKeys, setOpenKeys] = useState<string[]>(parents);
+  useEffect(() => {
+    if (!collapsed) setOpenKeys((keys) => [...new Set([...keys, ...parents])]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname, collapsed]);
+
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', height: '100%', width: '100%' }}>
+      {showLogo && (
+        <Link to="/" className="wt-logo" title={pageName ?? ''}>
+          <img src={logoUrl} alt="" width={28} height={28} />
+          {!collapsed && <span className="wt-logo-title">{pageName || t('common:appShortName')}</span>}
+        </Link>
+      )}
+      <div style={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
+        <Menu
+          theme="dark"
+          mode="inline"
+          inlineCollapsed={collapsed}
+          items={items}
+          selectedKeys={[selected]}
+          {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
+          style={{ borderInlineEnd: 0, width: collapsed ? SIDEBAR_COLLAPSED_WIDTH : LIMITS.sidebarWidth }}
+          onClick={({ key }) => {
+            if (/^(https?:|mailto:|tel:)/.test(key)) return;
+            navigate(key);
+            onNavigate?.();
+          }}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+// The console's one table widget: server-side paging, sorting and column filters, an optional
+// search form above it, row selection for batch actions and a toolbar. The data comes from a
+// `fetch` that maps the table state to a paged call (PageNo/PageCount -> Total/Items).
+import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Alert, Space, Table, type TableProps } from 'antd';
+import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../i18n/errors';
+
+export interface TableQuery {
+  page: number;
+  pageSize: number;
+  /** Column key sorted on, with its direction. */
+  sortField?: string;
+  sortOrder?: 'asc' | 'desc';
+  /** Column filters by column key (antd's filter values). */
+  filters: Record<string, Key[] | null>;
+}
+
+export interface Paged<T> {
+  Total: number;
+  Items: T[];
+}
+
+export interface DataTableProps<T> {
+  /** Query key prefix; the table state and `params` are appended. */
+  queryKey: readonly unknown[];
+  /** Extra inputs of the query (search form values ...): a change goes back to page 1. */
+  params?: unknown;
+  fetch: (query: TableQuery, params: unknown) => Promise<Paged<T>>;
+  columns: ColumnsType<T>;
+  rowKey: keyof T & string;
+  /** Selected row keys for batch actions; selection is off without it. */
+  selection?: { keys: Key[]; onChange: (keys: Key[], rows: T[]) => void };
+  toolbar?: ReactNode;
+  pageSizes?: number[];
+  defaultPageSize?: number;
+  enabled?: boolean;
+  scrollX?: number | string;
+  size?: TableProps<T>['size'];
+  testId?: string;
+}
+
+export function DataTable<T extends object>(props: DataTableProps<T>) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<TableQuery>({ page: 1, pageSize: props.defaultPageSize ?? 20, filters: {} });
+  const [lastParams, setLastParams] = useState<string>(JSON.stringify(props.params ?? null));
+  const paramsKey = JSON.stringify(props.params ?? null);
+  // A new search starts again from the first page (set during render, React's documented pattern).
+  if (paramsKey !== lastParams) {
+    setLastParams(paramsKey);
+    if (state.page !== 1) setState((s) => ({ ...s, page: 1 }));
+  }
+
+  const query = useQuery({
+    queryKey: [...props.queryKey, state, props.params ?? null],
+    queryFn: () => props.fetch(state, props.params),
+    placeholderData: keepPreviousData,
+    enabled: props.enabled ?? true,
+  });
+
+  const onChange: TableProps<T>['onChange'] = (pagination, filters, sorter) => {
+    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
+    const sortField = s?.order ? String(s.columnKey ?? s.field ?? '') : undefined;
+    setState((prev) => {
+      const filtersChanged = JSON.stringify(filters) !== JSON.stringify(prev.filters);
+      return {
+        page: filtersChanged ? 1 : (pagination.current ?? 1),
+        pageSize: pagination.pageSize ?? prev.pageSize,
+        sortField: sortField || undefined,
+        sortOrder: s?.order === 'ascend' ? 'asc' : s?.order === 'descend' ? 'desc' : undefined,
+        filters: filters as Record<string, Key[] | null>,
+      };
+    });
+  };
+
+  // Reflect the controlled sort and filters back into the columns so antd shows them.
+  const columns = useMemo(
+    () =>
+      props.columns.map((c) => {
+        const key = String(c.key ?? '');
+        const out = { ...c };
+        if (c.sorter) out.sortOrder = state.sortField === key ? (state.sortOrder === 'asc' ? 'ascend' : 'descend') : null;
+        if (c.filters) out.filteredValue = state.filters[key] ?? null;
+        return out;
+      }),
+    [props.columns, state.sortField, state.sortOrder, state.filters],
+  );
+
+  const rows = query.data?.Items ?? [];
+  return (
+    <div className="data-table" data-testid={props.testId}>
+      {props.toolbar ? (
+        <Space wrap style={{ marginBottom: 12 }}>
+          {props.toolbar}
+        </Space>
+      ) : null}
+      {query.error ? <Alert type="error" showIcon style={{ marginBottom: 12 }} title={errorText(t, query.error)} /> : null}
+      <Table<T>
+        rowKey={props.rowKey}
+        size={props.size ?? 'middle'}
+        columns={columns}
+        dataSource={rows}
+        loading={query.isFetching}
+        onChange={onChange}
+        scroll={props.scrollX ? { x: props.scrollX } : undefined}
+        rowSelection={
+          props.selection
+            ? { selectedRowKeys: props.selection.keys, onChange: (keys, selected) => props.selection!.onChange(keys, selected), preserveSelectedRowKeys: true }
+            : undefined
+        }
+        pagination={{
+          current: state.page,
+          pageSize: state.pageSize,
+          total: query.data?.Total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: props.pageSizes ?? [10, 20, 50, 100],
+          showTotal: (total) => t('widgets:table.total', { count: total }),
+        }}
+      />
+    </div>
+  );
+}
+
+/** The sort and filters of a table query as the call fields every paged list accepts. */
+export function sortParams(q: TableQuery): { SortField?: string; SortOrder?: 'asc' | 'desc' } {
+  return q.sortField && q.sortOrder ? { SortField: q.sortField, SortOrder: q.sortOrder } : {};
+}
+
+/** The single value of a one-choice column filter, if set. */
+export function filterValue(q: TableQuery, key: string): string | undefined {
+  const v = q.filters[key];
+  return v && v.length ? String(v[0]) : undefined;
+}

@@ -1,0 +1,43 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@wt/contract';
+import { NAMESPACES, RESOURCES } from './resources';
+import { LOCAL_KEYS, localStore } from '../utils/storage';
+
+export function isLocale(v: unknown): v is Locale {
+  return typeof v === 'string' && (LOCALES as readonly string[]).includes(v);
+}
+
+/** The remembered language, else the default (Chinese). */
+export function storedLocale(): Locale {
+  const v = localStore.get(LOCAL_KEYS.locale);
+  return isLocale(v) ? v : DEFAULT_LOCALE;
+}
+
+void i18n.use(initReactI18next).init({
+  resources: RESOURCES,
+  lng: storedLocale(),
+  fallbackLng: DEFAULT_LOCALE,
+  supportedLngs: [...LOCALES],
+  ns: [...NAMESPACES],
+  defaultNS: 'common',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+function applyDocumentLanguage(lng: string) {
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+}
+applyDocumentLanguage(i18n.language);
+
+export function setLocale(locale: Locale): void {
+  localStore.set(LOCAL_KEYS.locale, locale);
+  void i18n.changeLanguage(locale);
+  applyDocumentLanguage(locale);
+}
+
+export function currentLocale(): Locale {
+  return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
+}
+
+export default i18n;

@@ -1,0 +1,137 @@
+// The map every map page uses: MapLibre through react-map-gl, the offline base layer under the
+// chosen tiles, and zoom buttons that say when a zoom limit is reached. Feature layers are its
+// children (MapDevices, MapTrack ...), each owning its own sources and layers.
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { App, Button, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import Map, { useMap, type MapRef, type ViewState } from 'react-map-gl/maplibre';
+import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
+import MinusOutlined from '@ant-design/icons/es/icons/MinusOutlined';
+import type { GeoJSONSource, RasterTileSource } from 'maplibre-gl';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import './worker';
+import { baseStyle, OFFLINE_PALETTE, offlineShapes, TILE_SOURCES } from './baseStyle';
+import { useMapSettings } from './settings';
+import './map.css';
+
+export const MIN_ZOOM = 2;
+export const MAX_ZOOM = 18;
+
+/** Applies the base layer settings to the fixed base style. */
+function BaseLayers() {
+  const { current: map } = useMap();
+  const { provider, mode, normalUrl, satelliteUrl } = useMapSettings();
+
+  useEffect(() => {
+    const m = map?.getMap();
+    if (!m) return;
+    let cancelled = false;
+    void offlineShapes().then(({ land, borders, coast }) => {
+      if (cancelled) return;
+      (m.getSource('base-land') as GeoJSONSource | undefined)?.setData(land);
+      (m.getSource('base-borders') as GeoJSONSource | undefined)?.setData({ type: 'Feature', geometry: borders, properties: {} });
+      (m.getSource('base-coast') as GeoJSONSource | undefined)?.setData({ type: 'Feature', geometry: coast, properties: {} });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [map]);
+
+  useEffect(() => {
+    const m = map?.getMap();
+    if (!m || !m.getLayer('base-water')) return;
+    const p = OFFLINE_PALETTE[mode];
+    m.setPaintProperty('base-water', 'background-color', p.water);
+    m.setPaintProperty('base-land', 'fill-color', p.land);
+    m.setPaintProperty('base-borders', 'line-color', p.border);
+    m.setPaintProperty('base-coast', 'line-color', p.coast);
+    if (provider === 'offline') {
+      m.setLayoutProperty('base-tiles', 'visibility', 'none');
+      return;
+    }
+    const custom = mode === 'normal' ? normalUrl : satelliteUrl;
+    const tiles = custom ? [custom] : TILE_SOURCES[provider][mode].tiles;
+    (m.getSource('base-tiles') as RasterTileSource).setTiles(tiles);
+    m.setLayoutProperty('base-tiles', 'visibility', 'visible');
+  }, [map, provider, mode, normalUrl, satelliteUrl]);
+  return null;
+}
+
+function ZoomButtons() {
+  const { current: map } = useMap();
+  const { t } = useTranslation('monitor');
+  const { message } = App.useApp();
+  const zoom = (dir: 1 | -1) => {
+    if (!map) return;
+    const z = map.getZoom();
+    if (dir > 0 && z >= MAX_ZOOM - 0.01) return void message.info(t('zoom.max'));
+    if (dir < 0 && z <= MIN_ZOOM + 0.01) return void message.info(t('zoom.min'));
+    map.easeTo({ zoom: Math.round(z) + dir, duration: 250 });
+  };
+  return (
+    <div className="wt-map-zoom">
+      <Tooltip title={t('zoom.in')} placement="left">
+        <Button icon={<PlusOutlined />} onClick={() => zoom(1)} aria-label={t('zoom.in')} />
+      </Tooltip>
+      <Tooltip title={t('zoom.out')} placement="left">
+        <Button icon={<MinusOutlined />} onClick={() => zoom(-1)} aria-label={t('zoom.out')} />
+      </Tooltip>
+    </div>
+  );
+}
+
+export interface MapViewProps {
+  id: string;
+  initialViewState?: Partial<ViewState>;
+  children?: ReactNode;
+  onLoad?: (map: MapRef) => void;
+  /** The container is visible again (kept-alive pages): the canvas must take its size. */
+  visibleKey?: unknown;
+}
+
+export function MapView({ id, initialViewState, children, onLoad, visibleKey }: MapViewProps) {
+  const style = useMemo(() => baseStyle(), []);
+  // Feature layers add sources and layers: only once the style has loaded.
+  const [ready, setReady] = useState(false);
+  return (
+    <div className="wt-map" data-map={id}>
+      <Map
+        id={id}
+        mapStyle={style}
+        initialViewState={{ longitude: 114.06, latitude: 22.55, zoom: 4, ...initialViewState }}
+        minZoom={MIN_ZOOM}
+        maxZoom={MAX_ZOOM}
+        dragRotate={false}
+        attributionControl={{ compact: true }}
+        onLoad={(e) => {
+          setReady(true);
+          onLoad?.(e.target as unknown as MapRef);
+        }}
+        style={{ position: 'absolute', inset: 0 }}
+      >
+        {ready && (
+          <>
+            <BaseLayers />
+            <ResizeOnShow visibleKey={visibleKey} />
+            <ZoomButtons />
+            {children}
+          </>
+        )}
+      </Map>
+    </div>
+  );
+}
+
+/** Kept-alive pages hide the map with display:none; the canvas takes its size again when shown. */
+function ResizeOnShow({ visibleKey }: { visibleKey?: unknown }) {
+  const { current: map } = useMap();
+  useEffect(() => {
+    const m = map?.getMap();
+    if (!m) return;
+    m.resize();
+    const ro = new ResizeObserver(() => m.resize());
+    ro.observe(m.getContainer());
+    return () => ro.disconnect();
+  }, [map, visibleKey]);
+  return null;
+}

@@ -1,0 +1,193 @@
+// The alarm records list, used by /alarm/record (every device of the subtree) and by the
+// single-device alarm page: filters, confirm one, confirm all of today's with a remark, export.
+import { useEffect, useState } from 'react';
+import { App, Button, DatePicker, Input, Modal, Select, Space, Tag, Typography } from 'antd';
+import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Dayjs } from 'dayjs';
+import type { AlarmRecord } from '@wt/contract';
+import { call } from '../../api/client';
+import { DataTable } from '../../components/DataTable';
+import { SearchForm } from '../../components/SearchForm';
+import { errorText } from '../../i18n/errors';
+import { useRealtime } from '../../realtime/store';
+import { ALARM_KEY, downloadExport, useAlarmTypeName, useAlarmTypes } from './queries';
+
+interface Search {
+  Range?: [Dayjs, Dayjs];
+  Type?: number;
+  Status?: number;
+  Imei?: string;
+}
+
+function filterOf(s: Search, fixed: { DeviceId?: number; Imei?: string }) {
+  return {
+    StartTime: s.Range?.[0]?.startOf('day').toISOString(),
+    EndTime: s.Range?.[1]?.endOf('day').toISOString(),
+    Type: s.Type,
+    Status: s.Status,
+    Imei: fixed.Imei ?? s.Imei,
+    DeviceId: fixed.DeviceId,
+  };
+}
+
+export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?: string }) {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const typeName = useAlarmTypeName();
+  const types = useAlarmTypes();
+  const [search, setSearch] = useState<Search>({});
+  const [confirming, setConfirming] = useState<{ id?: number } | null>(null);
+  const [remark, setRemark] = useState('');
+  const [busy, setBusy] = useState(false);
+  const fixed = { DeviceId: deviceId, Imei: imei };
+  // A new alarm on the realtime socket refreshes the list, so the page is live without polling.
+  const latest = useRealtime((s) => s.alarms[0]?.key);
+  useEffect(() => {
+    if (latest) void qc.invalidateQueries({ queryKey: [...ALARM_KEY, 'records'] });
+  }, [latest, qc]);
+  const filter = filterOf(search, fixed);
+
+  const submitConfirm = async () => {
+    setBusy(true);
+    try {
+      if (confirming?.id) {
+        await call('/ExceptionMessage/updateExceptionByID', { Id: confirming.id, Remark: remark });
+        message.success(t('alarm:record.confirmedOne'));
+      } else {
+        const r = await call('/ExceptionMessage/UpdateExceptionMessageStatus', { Remark: remark });
+        message.success(t('alarm:record.confirmedMany', { count: r.Count }));
+      }
+      await qc.invalidateQueries({ queryKey: ALARM_KEY });
+      setConfirming(null);
+      setRemark('');
+    } catch (e) {
+      message.error(errorText(t, e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const exportAll = async () => {
+    try {
+      await downloadExport('/export/alarm-records', filter, `${t('alarm:record.fileName')}.xlsx`, i18n.language);
+    } catch (e) {
+      message.error(t(`messages:${(e as Error).message}`, { defaultValue: errorText(t, e) }));
+    }
+  };
+
+  return (
+    <>
+      <SearchForm<Search>
+        onSearch={setSearch}
+        fields={[
+          { name: 'Range', label: t('alarm:record.time'), input: <DatePicker.RangePicker allowClear /> },
+          {
+            name: 'Type',
+            label: t('alarm:record.type'),
+            input: (
+              <Select
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                style={{ width: 180 }}
+                options={(types.data ?? []).map((x) => ({ value: x.Code, label: typeName(x.Code) }))}
+              />
+            ),
+          },
+          {
+            name: 'Status',
+            label: t('alarm:record.status'),
+            input: (
+              <Select
+                allowClear
+                style={{ width: 120 }}
+                options={[
+                  { value: 0, label: t('alarm:status.0') },
+                  { value: 1, label: t('alarm:status.1') },
+                ]}
+              />
+            ),
+          },
+          ...(imei || deviceId ? [] : [{ name: 'Imei', label: t('alarm:record.device'), input: <Input allowClear placeholder={t('alarm:record.devicePlaceholder')} style={{ width: 200 }} /> }]),
+        ]}
+      />
+      <DataTable<AlarmRecord>
+        queryKey={[...ALARM_KEY, 'records', deviceId ?? imei ?? 'all']}
+        params={filter}
+        rowKey="Id"
+        scrollX={1300}
+        testId="alarm-records"
+        fetch={(q, p) => call('/ExceptionMessage/allExceptionMsgPage', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
+        toolbar={
+          <>
+            <Button type="primary" icon={<CheckCircleOutlined />} onClick={() => setConfirming({})} data-testid="confirm-today">
+              {t('alarm:record.confirmToday')}
+            </Button>
+            <Button icon={<DownloadOutlined />} onClick={() => void exportAll()}>
+              {t('alarm:record.export')}
+            </Button>
+          </>
+        }
+        columns={[
+          { key: 'Created', title: t('alarm:record.time'), dataIndex: 'LastTime', width: 165 },
+          {
+            key: 'Type',
+            title: t('alarm:record.type'),
+            width: 150,
+            render: (_, r) => <Tag color={r.Type === 5 || r.Type >= 150 ? 'red' : 'orange'}>{typeName(r.Type)}</Tag>,
+          },
+          {
+            key: 'Status',
+            title: t('alarm:record.status'),
+            width: 90,
+            render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'red'}>{t(`alarm:status.${r.Status}`)}</Tag>,
+          },
+          { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 150 },
+          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 130 },
+          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
+          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130 },
+          {
+            key: 'Message',
+            title: t('alarm:record.message'),
+            width: 220,
+            render: (_, r) => (
+              <span>
+                {r.Message}
+                {r.Count > 1 ? <Typography.Text type="secondary"> ×{r.Count}</Typography.Text> : null}
+              </span>
+            ),
+          },
+          { key: 'Remark', title: t('alarm:record.remark'), dataIndex: 'Remark', width: 160, ellipsis: true },
+          {
+            key: 'actions',
+            title: t('alarm:actions'),
+            width: 100,
+            fixed: 'right',
+            render: (_, r) =>
+              r.Status === 0 ? (
+                <Button type="link" size="small" onClick={() => setConfirming({ id: r.Id })}>
+                  {t('alarm:record.confirm')}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      <Modal
+        open={confirming !== null}
+        title={t(confirming?.id ? 'alarm:record.confirmOneTitle' : 'alarm:record.confirmTodayTitle')}
+        onCancel={() => setConfirming(null)}
+        onOk={() => void submitConfirm()}
+        confirmLoading={busy}
+        okText={t('alarm:record.confirm')}
+        destroyOnHidden
+      >
+        <Space direction="vertical" style={{ width: '100%' }}>
+          {confirming?.id ? null : <Typography.Paragraph type="secondary">{t('alarm:record.confirmTodayHint')}</Typography.Paragraph>}
+          <Input.TextArea rows={3} maxLength={500} value={remark} onChange={(e) => setRemark(e.target.value)} placeholder={t('alarm:record.remarkPlaceholder')} data-testid="confirm-remark" />
+        </Space>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,281 @@
+// Alarm settings (/alarm/alarmSetting): how this user's consoles show each alarm type (pop-up on or
+// off; 1 no auto-close, 2 auto-close, 3 ring), the account's health thresholds, and alarm contacts
+// told by SMS or e-mail.
+import { useEffect, useState } from 'react';
+import { App, Button, Card, Checkbox, Col, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { saveAlarmContactRequest, type AlarmContact, type AlarmType, type HealthThresholds } from '@wt/contract';
+import type { z } from 'zod';
+import { call } from '../../api/client';
+import { errorText } from '../../i18n/errors';
+import { EditDialog } from '../model/CatalogueEditor';
+import { ALARM_KEY, useAlarmSettings, useAlarmTypeName, useAlarmTypes } from './queries';
+
+function PopupSettings() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const types = useAlarmTypes();
+  const typeName = useAlarmTypeName();
+  const { settings, ruleFor } = useAlarmSettings();
+  const save = async (type: AlarmType, change: { NewState?: number; RingType?: number }) => {
+    const current = ruleFor(type.Code);
+    try {
+      await call('/ExceptionMessage/saveAlarmRules', {
+        ExceptionTypeId: type.Id,
+        NewState: change.NewState ?? (current.show ? 1 : 2),
+        RingType: change.RingType ?? current.ringType,
+      });
+      message.success(t('alarm:setting.saved'));
+      await qc.invalidateQueries({ queryKey: [...ALARM_KEY, 'settings'] });
+    } catch (e) {
+      message.error(errorText(t, e));
+    }
+  };
+  const reset = async (id: number) => {
+    await call('/ExceptionMessage/DeleteAlarmSetById', { Id: id });
+    await qc.invalidateQueries({ queryKey: [...ALARM_KEY, 'settings'] });
+  };
+  return (
+    <Table<AlarmType>
+      rowKey="Id"
+      size="middle"
+      loading={types.isLoading}
+      dataSource={(types.data ?? []).filter((x) => x.Enabled === 1)}
+      pagination={false}
+      columns={[
+        { key: 'Code', title: t('alarm:type.code'), dataIndex: 'Code', width: 80 },
+        { key: 'Name', title: t('alarm:type.content'), render: (_, r) => typeName(r.Code), width: 180 },
+        {
+          key: 'NewState',
+          title: t('alarm:setting.popup'),
+          width: 120,
+          render: (_, r) => <Switch checked={ruleFor(r.Code).show} onChange={(on) => void save(r, { NewState: on ? 1 : 2 })} />,
+        },
+        {
+          key: 'RingType',
+          title: t('alarm:setting.ringType'),
+          width: 320,
+          render: (_, r) => (
+            <Radio.Group
+              value={ruleFor(r.Code).ringType}
+              onChange={(e) => void save(r, { RingType: e.target.value as number })}
+              options={[1, 2, 3].map((v) => ({ value: v, label: t(`alarm:settingRing.${v}`) }))}
+            />
+          ),
+        },
+        {
+          key: 'own',
+          title: t('alarm:setting.source'),
+          width: 160,
+          render: (_, r) => {
+            const s = settings.find((x) => x.Code === r.Code);
+            return s ? (
+              <Space>
+                <Tag color="blue">{t('alarm:setting.custom')}</Tag>
+                <Button type="link" size="small" onClick={() => void reset(s.Id)}>
+                  {t('alarm:setting.reset')}
+                </Button>
+              </Space>
+            ) : (
+              <Tag>{t('alarm:setting.default')}</Tag>
+            );
+          },
+        },
+      ]}
+    />
+  );
+}
+
+const THRESHOLD_ROWS: { label: string; min?: keyof HealthThresholds; max?: keyof HealthThresholds; unit: string; step?: number }[] = [
+  { label: 'heartRate', min: 'heartRateMin', max: 'heartRateMax', unit: 'bpm' },
+  { label: 'systolic', min: 'systolicMin', max: 'systolicMax', unit: 'mmHg' },
+  { label: 'diastolic', min: 'diastolicMin', max: 'diastolicMax', unit: 'mmHg' },
+  { label: 'bodyTemp', max: 'bodyTempMax', unit: '°C', step: 0.1 },
+  { label: 'wristTemp', max: 'wristTempMax', unit: '°C', step: 0.1 },
+  { label: 'bloodOxygen', min: 'bloodOxygenMin', unit: '%' },
+];
+
+function Thresholds() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<HealthThresholds>();
+  const q = useQuery({ queryKey: [...ALARM_KEY, 'thresholds'], queryFn: () => call('/ExceptionMessage/allExceptionThreshold', {}) });
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (q.data) form.setFieldsValue(q.data.Item);
+  }, [q.data, form]);
+  const submit = async (inherit = false) => {
+    setBusy(true);
+    try {
+      const v = form.getFieldsValue();
+      const r = await call('/ExceptionMessage/actionThresholdValue', inherit ? { Inherit: true } : { ...v });
+      form.setFieldsValue(r.Item);
+      await q.refetch();
+      message.success(t('alarm:setting.saved'));
+    } catch (e) {
+      message.error(errorText(t, e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const input = (name: keyof HealthThresholds | undefined, step?: number) =>
+    name ? (
+      <Form.Item name={name} noStyle>
+        <InputNumber step={step ?? 1} style={{ width: 110 }} placeholder={t('alarm:threshold.off')} />
+      </Form.Item>
+    ) : (
+      <Typography.Text type="secondary">—</Typography.Text>
+    );
+  return (
+    <Form form={form} layout="vertical" style={{ maxWidth: 640 }}>
+      <Typography.Paragraph type="secondary">
+        {t('alarm:threshold.hint')} {q.data ? <Tag>{t(`alarm:threshold.source.${q.data.Source}`)}</Tag> : null}
+      </Typography.Paragraph>
+      <Table
+        rowKey="label"
+        size="small"
+        pagination={false}
+        dataSource={THRESHOLD_ROWS}
+        columns={[
+          { key: 'label', title: t('alarm:threshold.measure'), render: (_, r) => t(`alarm:measure.${r.label}`) },
+          { key: 'min', title: t('alarm:threshold.min'), render: (_, r) => input(r.min, r.step) },
+          { key: 'max', title: t('alarm:threshold.max'), render: (_, r) => input(r.max, r.step) },
+          { key: 'unit', title: t('alarm:threshold.unit'), dataIndex: 'unit' },
+        ]}
+      />
+      <Space style={{ marginTop: 16 }}>
+        <Button type="primary" loading={busy} onClick={() => void submit()}>
+          {t('alarm:save')}
+        </Button>
+        <Button disabled={busy} onClick={() => void submit(true)}>
+          {t('alarm:threshold.inherit')}
+        </Button>
+      </Space>
+    </Form>
+  );
+}
+
+function Contacts() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const typeName = useAlarmTypeName();
+  const types = useAlarmTypes();
+  const [editing, setEditing] = useState<{ item: AlarmContact | null } | null>(null);
+  const q = useQuery({ queryKey: [...ALARM_KEY, 'contacts'], queryFn: () => call('/ExceptionMessage/AlarmContactPersonByUserId', {}) });
+  return (
+    <>
+      <Button type="primary" icon={<PlusOutlined />} style={{ marginBottom: 12 }} onClick={() => setEditing({ item: null })}>
+        {t('alarm:contact.add')}
+      </Button>
+      <Table<AlarmContact>
+        rowKey="Id"
+        size="middle"
+        loading={q.isLoading}
+        dataSource={q.data?.Items ?? []}
+        pagination={false}
+        columns={[
+          { key: 'Name', title: t('alarm:contact.name'), dataIndex: 'Name' },
+          { key: 'Phone', title: t('alarm:contact.phone'), dataIndex: 'Phone' },
+          { key: 'Email', title: t('alarm:contact.email'), dataIndex: 'Email' },
+          {
+            key: 'Ways',
+            title: t('alarm:contact.ways'),
+            render: (_, r) => (
+              <Space>
+                {r.NotifySms === 1 ? <Tag>{t('alarm:contact.sms')}</Tag> : null}
+                {r.NotifyEmail === 1 ? <Tag>{t('alarm:contact.mail')}</Tag> : null}
+              </Space>
+            ),
+          },
+          {
+            key: 'Types',
+            title: t('alarm:contact.types'),
+            render: (_, r) => (r.Types.length ? r.Types.map((c) => <Tag key={c}>{typeName(c)}</Tag>) : t('alarm:contact.allTypes')),
+          },
+          {
+            key: 'actions',
+            title: t('alarm:actions'),
+            width: 160,
+            render: (_, r) => (
+              <Space size={0}>
+                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ item: r })}>
+                  {t('alarm:edit')}
+                </Button>
+                <Popconfirm
+                  title={t('alarm:confirmDelete', { name: r.Name })}
+                  onConfirm={async () => {
+                    await call('/ExceptionMessage/DeleteAlarmContactPerson', { Id: r.Id });
+                    await qc.invalidateQueries({ queryKey: [...ALARM_KEY, 'contacts'] });
+                  }}
+                >
+                  <Button type="link" size="small" danger icon={<DeleteOutlined />}>
+                    {t('alarm:delete')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <EditDialog
+        open={editing !== null}
+        title={t(editing?.item ? 'alarm:contact.edit' : 'alarm:contact.add')}
+        schema={saveAlarmContactRequest}
+        fields={['Name', 'Phone', 'Email', 'NotifySms', 'NotifyEmail', 'Types']}
+        initial={editing?.item ? { ...editing.item } : { NotifySms: 1, NotifyEmail: 1, Types: [] }}
+        save={(v) => call('/ExceptionMessage/actionForAlarmContactPeople', v as z.input<typeof saveAlarmContactRequest>)}
+        queryKey={[...ALARM_KEY, 'contacts']}
+        onClose={() => setEditing(null)}
+      >
+        {() => (
+          <>
+            <Form.Item name="Name" label={t('alarm:contact.name')} required>
+              <Input maxLength={64} />
+            </Form.Item>
+            <Row gutter={16}>
+              <Col span={12}>
+                <Form.Item name="Phone" label={t('alarm:contact.phone')}>
+                  <Input maxLength={20} />
+                </Form.Item>
+              </Col>
+              <Col span={12}>
+                <Form.Item name="Email" label={t('alarm:contact.email')}>
+                  <Input maxLength={100} />
+                </Form.Item>
+              </Col>
+            </Row>
+            <Space size="large">
+              <Form.Item name="NotifySms" label={t('alarm:contact.sms')} getValueProps={(v) => ({ checked: v === 1 })} getValueFromEvent={(e) => (e.target.checked ? 1 : 2)}>
+                <Checkbox />
+              </Form.Item>
+              <Form.Item name="NotifyEmail" label={t('alarm:contact.mail')} getValueProps={(v) => ({ checked: v === 1 })} getValueFromEvent={(e) => (e.target.checked ? 1 : 2)}>
+                <Checkbox />
+              </Form.Item>
+            </Space>
+            <Form.Item name="Types" label={t('alarm:contact.types')} extra={t('alarm:contact.typesHint')}>
+              <Select mode="multiple" allowClear options={(types.data ?? []).map((x) => ({ value: x.Code, label: typeName(x.Code) }))} />
+            </Form.Item>
+          </>
+        )}
+      </EditDialog>
+    </>
+  );
+}
+
+export default function AlarmSettingPage() {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <Tabs
+        items={[
+          { key: 'popup', label: t('alarm:setting.popupTab'), children: <PopupSettings /> },
+          { key: 'threshold', label: t('alarm:setting.thresholdTab'), children: <Thresholds /> },
+          { key: 'contacts', label: t('alarm:setting.contactsTab'), children: <Contacts /> },
+        ]}
+      />
+    </Card>
+  );
+}

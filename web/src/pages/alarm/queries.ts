@@ -1,0 +1,77 @@
+// Shared queries of the alarm pages: the installation's alarm types (names by code, in the current
+// language) and the user's pop-up settings.
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ALARM_TYPES, STICKY_ALARM_CODES, type AlarmSetting, type AlarmType } from '@wt/contract';
+import { call } from '../../api/client';
+import { useSession } from '../../stores/session';
+import { downloadBlob } from '../../utils/download';
+
+export const ALARM_KEY = ['alarm'] as const;
+
+export function useAlarmTypes() {
+  return useQuery({
+    queryKey: [...ALARM_KEY, 'types'],
+    queryFn: async () => (await call('/ExceptionMessage/ExcdeptionListWhitoutCode', {})).Items,
+    staleTime: 60_000,
+  });
+}
+
+/** The display name of an alarm type code: the installation's text, else the built-in one. */
+export function useAlarmTypeName(): (code: number) => string {
+  const { i18n } = useTranslation();
+  const types = useAlarmTypes().data;
+  const en = i18n.language === 'en';
+  return (code) => {
+    const row: Pick<AlarmType, 'NameZh' | 'NameEn'> | undefined =
+      types?.find((x) => x.Code === code) ?? (() => {
+        const seed = ALARM_TYPES.find((a) => a.code === code);
+        return seed ? { NameZh: seed.zh, NameEn: seed.en } : undefined;
+      })();
+    return row ? (en ? row.NameEn : row.NameZh) : String(code);
+  };
+}
+
+export interface AlarmPopupRule {
+  /** Show a pop-up for new alarms of this type. */
+  show: boolean;
+  /** 1 no auto-close, 2 auto-close, 3 ring. */
+  ringType: 1 | 2 | 3;
+}
+
+/**
+ * The current user's alarm settings, for the alarm pop-ups: `ruleFor(code)` says whether to show
+ * an alarm of that type and how. Without a setting, SOS, fall and removal (5, 150, 151) stay open
+ * until closed and others close by themselves (SPEC §9).
+ */
+export function useAlarmSettings() {
+  const userId = useSession((s) => s.userId);
+  const q = useQuery({
+    queryKey: [...ALARM_KEY, 'settings', userId],
+    queryFn: async () => (await call('/ExceptionMessage/AlarmRulesByUserId', { UserId: userId ?? undefined })).Items,
+    enabled: userId !== null,
+    staleTime: 30_000,
+  });
+  const settings: AlarmSetting[] = q.data ?? [];
+  const ruleFor = (code: number): AlarmPopupRule => {
+    const s = settings.find((x) => x.Code === code);
+    if (!s) return { show: true, ringType: STICKY_ALARM_CODES.includes(code) ? 1 : 2 };
+    return { show: s.NewState === 1, ringType: (s.RingType === 1 || s.RingType === 3 ? s.RingType : 2) as 1 | 2 | 3 };
+  };
+  return { settings, ruleFor, isLoading: q.isLoading };
+}
+
+/** POSTs a filter to a server export and saves the spreadsheet it answers. */
+export async function downloadExport(path: string, body: unknown, fileName: string, language: string): Promise<void> {
+  const token = useSession.getState().token;
+  const res = await fetch(`/api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-language': language, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!res.ok) {
+    const data = (await res.json().catch(() => ({}))) as { Message?: string };
+    throw new Error(data.Message ?? 'common.failed');
+  }
+  downloadBlob(await res.blob(), fileName);
+}

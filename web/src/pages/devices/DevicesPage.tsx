@@ -1,0 +1,363 @@
+// The device list (/devices/list): server-side paged, searched, filtered and sorted; row actions
+// and batch actions over the selected rows.
+import { useMemo, useState, type Key } from 'react';
+import { Link } from 'react-router';
+import { App, Badge, Button, Card, Dropdown, Input, Select, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import {
+  AimOutlined,
+  ApiOutlined,
+  CloudUploadOutlined,
+  DeleteOutlined,
+  DisconnectOutlined,
+  LinkOutlined,
+  MoreOutlined,
+  PlusOutlined,
+  SendOutlined,
+  SwapOutlined,
+  UserAddOutlined,
+} from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@wt/contract';
+import { call } from '../../api/client';
+import { DataTable, filterValue, type TableQuery } from '../../components/DataTable';
+import { SearchForm } from '../../components/SearchForm';
+import { ExportButton } from '../../components/ExportButton';
+import { errorText } from '../../i18n/errors';
+import { useSession } from '../../stores/session';
+import { AddDeviceDialog } from './dialogs/AddDeviceDialog';
+import { BatchImeiDialog, type BatchKind } from './dialogs/BatchImeiDialog';
+import { MoveDevicesDialog } from './dialogs/MoveDevicesDialog';
+import { CreateUserDialog } from './dialogs/CreateUserDialog';
+import { ImportDevicesDialog } from './dialogs/ImportDevicesDialog';
+import { PersonDialog } from './dialogs/PersonDialog';
+import { AssignDialog } from './dialogs/AssignDialog';
+import { CommandDialog } from './commands/CommandDialog';
+import { BatchIntervalDialog } from './commands/BatchIntervalDialog';
+import { useBatchFeedback } from './dialogs/batchFeedback';
+import { batchOutcome } from './deviceForms';
+import { DEVICE_KEYS, invalidateDevices, useDictionary, type DeviceItem } from './queries';
+import { RelativeTime, RoleSwatch } from './parts';
+
+interface Search {
+  Imei?: string;
+  Name?: string;
+  Model?: string;
+  Iccid?: string;
+  SoftwareVersion?: string;
+  GroupId?: number;
+  RoleId?: number;
+}
+
+const fetchDevices = (q: TableQuery, params: unknown) => {
+  const p = params as Search & { IncludeSubAccounts: boolean };
+  const status = filterValue(q, 'Bound');
+  const online = filterValue(q, 'Online');
+  return call('/Device/devicesByUserId', {
+    PageNo: q.page,
+    PageCount: q.pageSize,
+    ...p,
+    Status: status === 'bound' || status === 'unbound' ? status : undefined,
+    Online: online === 'online' || online === 'offline' ? online : undefined,
+    ...(q.sortField && q.sortOrder ? { SortField: q.sortField as never, SortOrder: q.sortOrder } : {}),
+  });
+};
+
+export default function DevicesPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const qc = useQueryClient();
+  const feedback = useBatchFeedback();
+  const dict = useDictionary();
+  const userInfo = useSession((s) => s.userInfo);
+  const [search, setSearch] = useState<Search>({});
+  const [withSubs, setWithSubs] = useState(true);
+  const [selected, setSelected] = useState<{ keys: Key[]; rows: DeviceItem[] }>({ keys: [], rows: [] });
+  const [dialog, setDialog] = useState<null | 'add' | 'move' | 'createUser' | 'import' | 'group' | 'role' | 'interval'>(null);
+  const [batch, setBatch] = useState<BatchKind | null>(null);
+  const [person, setPerson] = useState<DeviceItem | null>(null);
+  const [command, setCommand] = useState<DeviceItem | null>(null);
+
+  const selectedImeis = selected.rows.map((r) => r.Imei);
+  const params = useMemo(() => ({ ...search, IncludeSubAccounts: withSubs }), [search, withSubs]);
+
+  const unbind = (d: DeviceItem) =>
+    modal.confirm({
+      title: t('devices:confirm.unbind', { name: d.Name || d.Imei }),
+      onOk: async () => {
+        try {
+          feedback(batchOutcome(await call('/Device/unbindById', { DeviceId: d.DeviceId, UserId: d.AccountId })), 'devices:batch.done.unbind');
+          await invalidateDevices(qc);
+        } catch (e) {
+          message.error(errorText(t, e));
+        }
+      },
+    });
+  const bind = async (d: DeviceItem) => {
+    try {
+      feedback(batchOutcome(await call('/Device/bindDeviceListAdd', { Imeis: [d.Imei] })), 'devices:batch.done.bind');
+      await invalidateDevices(qc);
+    } catch (e) {
+      message.error(errorText(t, e));
+    }
+  };
+  const remove = (d: DeviceItem) =>
+    modal.confirm({
+      title: t('devices:confirm.delete', { name: d.Name || d.Imei }),
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          feedback(batchOutcome(await call('/Device/BatchDeleteByDeviceId', { DeviceIds: [d.DeviceId] })), 'devices:batch.done.delete');
+          setSelected((s) => ({ keys: s.keys.filter((k) => k !== d.DeviceId), rows: s.rows.filter((r) => r.DeviceId !== d.DeviceId) }));
+          await invalidateDevices(qc);
+        } catch (e) {
+          message.error(errorText(t, e));
+        }
+      },
+    });
+
+  const columns: ColumnsType<DeviceItem> = [
+    {
+      key: 'Imei',
+      title: 'IMEI',
+      dataIndex: 'Imei',
+      sorter: true,
+      fixed: 'left',
+      width: 170,
+      render: (v: string) => (
+        <Link to={`/devices/detail?imei=${v}`} data-testid={`imei-${v}`}>
+          {v}
+        </Link>
+      ),
+    },
+    {
+      key: 'Name',
+      title: t('devices:field.nickname'),
+      dataIndex: 'Name',
+      sorter: true,
+      width: 150,
+      render: (v: string, d) => (
+        <Space size={6}>
+          {d.RoleColor ? <RoleSwatch color={d.RoleColor} shape={d.RoleShape ?? 'circle'} title={d.RoleName ?? ''} /> : null}
+          <span>{v}</span>
+        </Space>
+      ),
+    },
+    { key: 'Model', title: t('devices:field.model'), dataIndex: 'Model', sorter: true, width: 120 },
+    { key: 'AccountName', title: t('devices:field.account'), dataIndex: 'AccountName', sorter: true, width: 120 },
+    {
+      key: 'Bound',
+      title: t('devices:field.status'),
+      dataIndex: 'Bound',
+      width: 100,
+      sorter: true,
+      filterMultiple: false,
+      filters: [
+        { text: t('devices:status.bound'), value: 'bound' },
+        { text: t('devices:status.unbound'), value: 'unbound' },
+      ],
+      render: (v: boolean) => <Tag color={v ? 'blue' : 'default'}>{t(v ? 'devices:status.bound' : 'devices:status.unbound')}</Tag>,
+    },
+    {
+      key: 'Online',
+      title: t('devices:field.online'),
+      dataIndex: 'Online',
+      width: 100,
+      sorter: true,
+      filterMultiple: false,
+      filters: [
+        { text: t('devices:status.online'), value: 'online' },
+        { text: t('devices:status.offline'), value: 'offline' },
+      ],
+      render: (v: boolean) => <Badge status={v ? 'success' : 'default'} text={t(v ? 'devices:status.online' : 'devices:status.offline')} />,
+    },
+    { key: 'Iccid', title: 'ICCID', dataIndex: 'Iccid', sorter: true, width: 190 },
+    { key: 'SoftwareVersion', title: t('devices:field.softwareVersion'), dataIndex: 'SoftwareVersion', sorter: true, width: 130 },
+    {
+      key: 'LastCommunication',
+      title: t('devices:field.lastCommunication'),
+      dataIndex: 'LastCommunication',
+      sorter: true,
+      width: 130,
+      render: (v: string | null) => <RelativeTime value={v} />,
+    },
+    {
+      key: 'LastLocationTime',
+      title: t('devices:field.lastLocation'),
+      sorter: true,
+      width: 190,
+      render: (_, d) =>
+        d.LastLocation ? (
+          <Tooltip title={formatDateTime(d.LastLocation.Time)}>
+            <span>
+              {d.LastLocation.Lat.toFixed(5)}, {d.LastLocation.Lon.toFixed(5)}
+            </span>
+          </Tooltip>
+        ) : (
+          <Typography.Text type="secondary">—</Typography.Text>
+        ),
+    },
+    { key: 'StockInTime', title: t('devices:field.stockIn'), dataIndex: 'StockInTime', sorter: true, width: 170, render: (v: string | null) => formatDateTime(v) },
+    { key: 'ActivationTime', title: t('devices:field.activation'), dataIndex: 'ActivationTime', sorter: true, width: 170, render: (v: string | null) => formatDateTime(v) },
+    {
+      key: 'FenceCount',
+      title: t('devices:field.fences'),
+      dataIndex: 'FenceCount',
+      sorter: true,
+      width: 90,
+      render: (v: number, d) => <Link to={`/deviceFence?imei=${d.Imei}`}>{v}</Link>,
+    },
+    { key: 'GroupName', title: t('devices:field.group'), dataIndex: 'GroupName', sorter: true, width: 110 },
+    {
+      key: 'actions',
+      title: t('devices:actions'),
+      fixed: 'right',
+      width: 210,
+      render: (_, d) => (
+        <Space size={0}>
+          <Button type="link" size="small" icon={<SendOutlined />} onClick={() => setCommand(d)} data-testid={`cmd-${d.Imei}`}>
+            {t('devices:action.command')}
+          </Button>
+          <Button type="link" size="small" onClick={() => setPerson(d)}>
+            {t('devices:action.person')}
+          </Button>
+          <Dropdown
+            menu={{
+              items: [
+                d.Bound
+                  ? { key: 'unbind', icon: <DisconnectOutlined />, label: t('devices:action.unbind'), onClick: () => unbind(d) }
+                  : { key: 'bind', icon: <LinkOutlined />, label: t('devices:action.bind'), onClick: () => void bind(d) },
+                { key: 'fence', icon: <AimOutlined />, label: <Link to={`/deviceFence?imei=${d.Imei}`}>{t('devices:action.fences')}</Link> },
+                { key: 'history', label: <Link to={`/devices/history?imei=${d.Imei}`}>{t('devices:action.history')}</Link> },
+                { key: 'track', label: <Link to={`/track/index?imei=${d.Imei}`}>{t('devices:action.track')}</Link> },
+                { type: 'divider' },
+                { key: 'delete', icon: <DeleteOutlined />, danger: true, label: t('devices:action.delete'), onClick: () => remove(d) },
+              ],
+            }}
+          >
+            <Button type="link" size="small" icon={<MoreOutlined />} aria-label={t('devices:action.more')} data-testid={`more-${d.Imei}`} />
+          </Dropdown>
+        </Space>
+      ),
+    },
+  ];
+
+  const needSelection = (fn: () => void) => () => {
+    if (!selected.rows.length) message.warning(t('devices:batch.selectFirst'));
+    else fn();
+  };
+  const batchSendOn = userInfo?.switchFunctionSendCmd === 1;
+
+  const toolbar = (
+    <>
+      <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog('add')} data-testid="add-device">
+        {t('devices:action.add')}
+      </Button>
+      <Dropdown
+        menu={{
+          items: (['add', 'bind', 'unbind', 'delete'] as const).map((k) => ({ key: k, label: t(`devices:batch.title.${k}`), onClick: () => setBatch(k), danger: k === 'delete' })),
+        }}
+      >
+        <Button data-testid="batch-menu">{t('devices:batch.menu')}</Button>
+      </Dropdown>
+      <Button icon={<SwapOutlined />} onClick={needSelection(() => setDialog('move'))} data-testid="move-devices">
+        {t('devices:action.move')}
+      </Button>
+      <Button icon={<UserAddOutlined />} onClick={() => setDialog('createUser')}>
+        {t('devices:action.createUser')}
+      </Button>
+      <Button icon={<CloudUploadOutlined />} onClick={() => setDialog('import')} data-testid="import-devices">
+        {t('devices:action.import')}
+      </Button>
+      <Dropdown
+        menu={{
+          items: [
+            { key: 'group', label: t('devices:assign.groupTitle'), onClick: needSelection(() => setDialog('group')) },
+            { key: 'role', label: t('devices:assign.roleTitle'), onClick: needSelection(() => setDialog('role')) },
+          ],
+        }}
+      >
+        <Button icon={<ApiOutlined />}>{t('devices:assign.menu')}</Button>
+      </Dropdown>
+      {batchSendOn ? (
+        <Button icon={<SendOutlined />} onClick={needSelection(() => setDialog('interval'))}>
+          {t('commands:batch.title')}
+        </Button>
+      ) : null}
+      <ExportButton<DeviceItem>
+        fileName="devices.csv"
+        fetchAll={async () => (await call('/Device/devicesByUserId', { PageNo: 1, PageCount: 1000, ...params })).Items}
+        columns={[
+          { title: 'IMEI', value: (d) => d.Imei },
+          { title: t('devices:field.nickname'), value: (d) => d.Name },
+          { title: t('devices:field.model'), value: (d) => d.Model },
+          { title: t('devices:field.account'), value: (d) => d.AccountName },
+          { title: t('devices:field.status'), value: (d) => t(d.Bound ? 'devices:status.bound' : 'devices:status.unbound') },
+          { title: t('devices:field.online'), value: (d) => t(d.Online ? 'devices:status.online' : 'devices:status.offline') },
+          { title: 'ICCID', value: (d) => d.Iccid },
+          { title: t('devices:field.softwareVersion'), value: (d) => d.SoftwareVersion },
+          { title: t('devices:field.lastCommunication'), value: (d) => formatDateTime(d.LastCommunication) },
+          { title: t('devices:field.stockIn'), value: (d) => formatDateTime(d.StockInTime) },
+          { title: t('devices:field.activation'), value: (d) => formatDateTime(d.ActivationTime) },
+        ]}
+      />
+      {selected.rows.length ? <Typography.Text type="secondary">{t('devices:batch.selected', { count: selected.rows.length })}</Typography.Text> : null}
+    </>
+  );
+
+  return (
+    <Card className="devices-page">
+      <SearchForm<Search>
+        onSearch={setSearch}
+        fields={[
+          { name: 'Imei', label: 'IMEI', input: <Input allowClear style={{ width: 170 }} maxLength={15} /> },
+          { name: 'Name', label: t('devices:field.nickname'), input: <Input allowClear style={{ width: 140 }} /> },
+          { name: 'Model', label: t('devices:field.model'), input: <Input allowClear style={{ width: 120 }} /> },
+          { name: 'Iccid', label: 'ICCID', input: <Input allowClear style={{ width: 170 }} /> },
+          {
+            name: 'SoftwareVersion',
+            label: t('devices:field.softwareVersion'),
+            input: <Select allowClear style={{ width: 150 }} options={(dict.data?.SoftwareVersions ?? []).map((v) => ({ value: v, label: v }))} />,
+          },
+          {
+            name: 'GroupId',
+            label: t('devices:field.group'),
+            input: <Select allowClear style={{ width: 130 }} options={(dict.data?.Groups ?? []).map((g) => ({ value: g.GroupId, label: g.Name }))} />,
+          },
+          {
+            name: 'RoleId',
+            label: t('devices:field.role'),
+            input: <Select allowClear style={{ width: 130 }} options={(dict.data?.Roles ?? []).map((r) => ({ value: r.RoleId, label: r.Name }))} />,
+          },
+        ]}
+        extra={
+          <Space>
+            <Switch checked={withSubs} onChange={setWithSubs} size="small" />
+            <span>{t('devices:field.includeSubAccounts')}</span>
+          </Space>
+        }
+      />
+      <DataTable<DeviceItem>
+        testId="device-table"
+        queryKey={DEVICE_KEYS.list}
+        params={params}
+        fetch={fetchDevices}
+        columns={columns}
+        rowKey="DeviceId"
+        scrollX={2200}
+        selection={{ keys: selected.keys, onChange: (keys, rows) => setSelected({ keys, rows }) }}
+        toolbar={toolbar}
+      />
+      <AddDeviceDialog open={dialog === 'add'} onClose={() => setDialog(null)} />
+      <BatchImeiDialog kind={batch} imeis={batch === 'add' ? [] : selectedImeis} onClose={() => setBatch(null)} />
+      <MoveDevicesDialog open={dialog === 'move'} imeis={selectedImeis} onClose={() => setDialog(null)} />
+      <CreateUserDialog open={dialog === 'createUser'} imeis={selectedImeis} onClose={() => setDialog(null)} />
+      <ImportDevicesDialog open={dialog === 'import'} onClose={() => setDialog(null)} />
+      <AssignDialog kind={dialog === 'group' || dialog === 'role' ? dialog : null} imeis={selectedImeis} onClose={() => setDialog(null)} />
+      <PersonDialog device={person} onClose={() => setPerson(null)} />
+      <CommandDialog device={command} onClose={() => setCommand(null)} />
+      <BatchIntervalDialog open={dialog === 'interval'} imeis={selectedImeis} onClose={() => setDialog(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,99 @@
+// Monitor (/): every device of the account on the map, live, with the side list and the device card.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { App, Button, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { MapRef } from 'react-map-gl/maplibre';
+import gcoord from 'gcoord';
+import MenuFoldOutlined from '@ant-design/icons/es/icons/MenuFoldOutlined';
+import MenuUnfoldOutlined from '@ant-design/icons/es/icons/MenuUnfoldOutlined';
+import { call } from '../../api/client';
+import { MapView } from '../../map/MapView';
+import { MapDevices } from '../../map/MapDevices';
+import { liveDevices } from '../../map/deviceStore';
+import { useMapSettings, usesGcj02 } from '../../map/settings';
+import { onRefresh } from '../../realtime/events';
+import { useSession } from '../../stores/session';
+import { DevicePanel } from './monitor/DevicePanel';
+import { DeviceCard } from './monitor/DeviceCard';
+import { MapToolbar } from './monitor/MapToolbar';
+import './monitor/monitor.css';
+import { boundsOf } from '../../map/bounds';
+
+export default function MonitorPage() {
+  const { t } = useTranslation('monitor');
+  const { message } = App.useApp();
+  const info = useSession((s) => s.userInfo);
+  const provider = useMapSettings((s) => s.provider);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [panelOpen, setPanelOpen] = useState(true);
+  const [loaded, setLoaded] = useState(false);
+  const map = useRef<MapRef | null>(null);
+  const fitted = useRef(false);
+
+  const load = useCallback(async () => {
+    try {
+      // Marks for the map benchmark (e2e/bench/map.ts): request, data in hand, drawn.
+      performance.mark('wt-devices-requested');
+      const r = await call('/device/devicesByUserIdPageColorBigData', {});
+      performance.mark('wt-devices-received');
+      liveDevices.load(r.Rows);
+      setLoaded(true);
+    } catch {
+      void message.error(t('loadFailed'));
+    }
+  }, [message, t]);
+
+  useEffect(() => {
+    void load();
+    return onRefresh(() => void load());
+  }, [load]);
+
+  // First view: all devices in sight.
+  useEffect(() => {
+    const m = map.current;
+    if (!loaded || !m || fitted.current) return;
+    const located = [...liveDevices.records.values()].flatMap((r) => (r.lat === null || r.lon === null ? [] : [[r.lon, r.lat] as [number, number]]));
+    const box = boundsOf(located);
+    fitted.current = true;
+    if (box) m.fitBounds(box, { padding: 60, maxZoom: 13, duration: 0 });
+  }, [loaded]);
+
+  const select = useCallback(
+    (id: number) => {
+      setSelected(id);
+      const r = liveDevices.records.get(id);
+      if (r?.lat == null || r.lon == null) return;
+      const c = usesGcj02(provider) ? (gcoord.transform([r.lon, r.lat], gcoord.WGS84, gcoord.GCJ02) as [number, number]) : ([r.lon, r.lat] as [number, number]);
+      map.current?.flyTo({ center: c, zoom: Math.max(map.current.getZoom(), 15), duration: 800 });
+    },
+    [provider],
+  );
+
+  return (
+    <div className="wt-monitor" data-testid="monitor" data-loaded={loaded ? '1' : '0'}>
+      {panelOpen && <DevicePanel store={liveDevices} selectedId={selected} onSelect={select} />}
+      <div className="wt-monitor-map">
+        <MapView id="monitor" onLoad={(m) => (map.current = m)} visibleKey={panelOpen}>
+          <MapDevices
+            store={liveDevices}
+            selectedId={selected}
+            onSelect={select}
+            showLabels={info?.isShowMapLabel === 1}
+            sosAnimation={info?.switchAnimation === 1}
+          />
+        </MapView>
+        <Tooltip title={panelOpen ? t('panel.hide') : t('panel.show')}>
+          <Button
+            className="wt-monitor-toggle"
+            size="small"
+            icon={panelOpen ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+            onClick={() => setPanelOpen(!panelOpen)}
+            aria-label={panelOpen ? t('panel.hide') : t('panel.show')}
+          />
+        </Tooltip>
+        <MapToolbar />
+        {selected !== null && <DeviceCard key={selected} deviceId={selected} onClose={() => setSelected(null)} />}
+      </div>
+    </div>
+  );
+}

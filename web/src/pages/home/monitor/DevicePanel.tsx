@@ -1,0 +1,132 @@
+// The monitor's side panel: every device of the account, searchable and filtered by status, in a
+// virtual list (50 000 rows cost the rows on screen). Status counts come from the server.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Badge, Empty, Input, Segmented, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../../../api/client';
+import { STATUS, type DeviceRecord, type DeviceStore } from '../../../map/deviceStore';
+import { onRefresh } from '../../../realtime/events';
+import { useLiveVersion } from './useLiveVersion';
+import { RelativeTime } from './RelativeTime';
+
+type Filter = 'all' | 'online' | 'offline' | 'sos';
+
+export function statusColor(s: number) {
+  return s === STATUS.sos ? '#f5222d' : s === STATUS.online ? '#52c41a' : '#bfbfbf';
+}
+
+export function DevicePanel({ store, selectedId, onSelect }: { store: DeviceStore; selectedId: number | null; onSelect: (id: number) => void }) {
+  const { t } = useTranslation('monitor');
+  const version = useLiveVersion(store);
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<Filter>('all');
+  const box = useRef<HTMLDivElement>(null);
+  const [height, setHeight] = useState(400);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setHeight(Math.max(120, el.clientHeight)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const counts = useQuery({
+    queryKey: ['monitor', 'counts'],
+    queryFn: () => call('/device/devicesByUserIdPageColor', { PageNo: 1, PageCount: 1 }),
+    refetchInterval: 30_000,
+  });
+  // The SOS filter asks the server, which knows which alarms are still open.
+  const sos = useQuery({
+    queryKey: ['monitor', 'sos'],
+    queryFn: () => call('/Device/monitorDevices', { Status: 'sos' }),
+    enabled: filter === 'sos',
+  });
+  useEffect(() => onRefresh(() => void counts.refetch()), [counts]);
+
+  const rows = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    const sosIds = filter === 'sos' && sos.data ? new Set(sos.data.Items.map((d) => d.DeviceId)) : null;
+    const out: DeviceRecord[] = [];
+    for (const id of store.ids) {
+      const r = store.records.get(id)!;
+      if (q && !r.imei.includes(q) && !r.name.toLowerCase().includes(q)) continue;
+      if (filter === 'online' && r.status === STATUS.offline) continue;
+      if (filter === 'offline' && r.status !== STATUS.offline) continue;
+      if (filter === 'sos' && !(r.status === STATUS.sos || sosIds?.has(r.id))) continue;
+      out.push(r);
+    }
+    return out;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store, version, search, filter, sos.data]);
+
+  const c = counts.data?.Counts;
+  return (
+    <div className="wt-monitor-panel">
+      <Input.Search allowClear placeholder={t('panel.search')} onChange={(e) => setSearch(e.target.value)} onSearch={setSearch} />
+      <Segmented
+        block
+        size="small"
+        value={filter}
+        onChange={(v) => setFilter(v as Filter)}
+        options={(['all', 'online', 'offline', 'sos'] as const).map((k) => ({
+          value: k,
+          label: `${t(`status.${k}`)}${c ? ` ${k === 'all' ? c.All : k === 'online' ? c.Online : k === 'offline' ? c.Offline : c.Sos}` : ''}`,
+        }))}
+        style={{ margin: '8px 0' }}
+      />
+      <div className="wt-monitor-list-head">
+        <span>{t('panel.device')}</span>
+        <span>{t('panel.status')}</span>
+        <span>{t('panel.lastSeen')}</span>
+      </div>
+      <div ref={box} className="wt-monitor-list" data-testid="device-list">
+        <VirtualRows
+          rows={rows}
+          height={height}
+          empty={t('panel.empty')}
+          render={(r) => (
+            <div
+              key={r.id}
+              className={`wt-device-row${r.id === selectedId ? ' wt-row-selected' : ''}`}
+              onClick={() => onSelect(r.id)}
+              title={r.imei}
+              data-device-id={r.id}
+            >
+              <span className="wt-device-name">
+                <Badge color={statusColor(r.status)} />
+                {r.name || r.imei}
+              </span>
+              <span>
+                <Tag color={r.status === STATUS.sos ? 'red' : r.status === STATUS.online ? 'green' : 'default'} style={{ marginInlineEnd: 0 }}>
+                  {t(`status.${r.status === STATUS.sos ? 'sos' : r.status === STATUS.online ? 'online' : 'offline'}`)}
+                </Tag>
+              </span>
+              <span className="wt-device-seen">
+                <RelativeTime value={r.lastSeen} />
+              </span>
+            </div>
+          )}
+        />
+      </div>
+    </div>
+  );
+}
+
+const ROW = 38;
+
+/** Rows on screen only: 50 000 devices cost the twenty that are visible. */
+function VirtualRows<T>({ rows, height, render, empty }: { rows: T[]; height: number; render: (r: T) => React.ReactNode; empty: string }) {
+  const [top, setTop] = useState(0);
+  if (!rows.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />;
+  const first = Math.max(0, Math.floor(top / ROW) - 5);
+  const last = Math.min(rows.length, Math.ceil((top + height) / ROW) + 5);
+  return (
+    <div className="wt-virtual" style={{ height }} onScroll={(e) => setTop(e.currentTarget.scrollTop)}>
+      <div style={{ height: rows.length * ROW, position: 'relative' }}>
+        <div style={{ position: 'absolute', top: first * ROW, left: 0, right: 0 }}>{rows.slice(first, last).map(render)}</div>
+      </div>
+    </div>
+  );
+}

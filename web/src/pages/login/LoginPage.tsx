@@ -1,0 +1,281 @@
+// Login, register, forgot-password and reset-password forms (SPEC §2, §5), with the language switch.
+import { useEffect, useState } from 'react';
+import { App, Button, Dropdown, Form, Input, Typography } from 'antd';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
+import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
+import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
+import TranslationOutlined from '@ant-design/icons/es/icons/TranslationOutlined';
+import { LOCALES, type Locale } from '@wt/contract';
+import { call } from '../../api/client';
+import { login } from '../../session/auth';
+import { currentLocale, setLocale } from '../../i18n';
+import { errorText } from '../../i18n/errors';
+import { fieldRule, type Validate } from '../../forms/validate';
+import {
+  validateFindPassword,
+  validateLogin,
+  validateRegister,
+  validateResetPassword,
+  type FindPasswordValues,
+  type LoginValues,
+  type RegisterValues,
+  type ResetPasswordValues,
+} from '../../forms/passwords';
+import { useNotice } from '../../stores/notice';
+import { safeRedirect } from './redirect';
+import logoUrl from '../../app/logo.svg';
+import './login.css';
+
+type Mode = 'login' | 'register' | 'forgot' | 'reset';
+
+export function LanguageSwitch({ dark = false }: { dark?: boolean }) {
+  const { t } = useTranslation();
+  const locale = currentLocale();
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        selectable: true,
+        selectedKeys: [locale],
+        items: LOCALES.map((l) => ({ key: l, label: t(`common:languages.${l}`) })),
+        onClick: ({ key }) => setLocale(key as Locale),
+      }}
+    >
+      <Button type="text" icon={<TranslationOutlined />} style={dark ? { color: '#fff' } : undefined} aria-label={t('common:language')}>
+        {t(`common:languages.${locale}`)}
+      </Button>
+    </Dropdown>
+  );
+}
+
+function useRule<V>(validate: Validate<V>) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<V>();
+  return { form, rule: (field: keyof V & string) => fieldRule(validate, form, field, t) };
+}
+
+function LoginForm({ onMode, initialName }: { onMode: (m: Mode) => void; initialName?: string }) {
+  const { t } = useTranslation('login');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [busy, setBusy] = useState(false);
+  const { form, rule } = useRule<LoginValues>(validateLogin);
+
+  const submit = async (values: LoginValues) => {
+    setBusy(true);
+    try {
+      await login(values.LoginName!.trim(), values.Password!, currentLocale());
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
+    } catch (err) {
+      void message.error(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form form={form} onFinish={submit} size="large" initialValues={{ LoginName: initialName }} autoComplete="on">
+      <Form.Item name="LoginName" rules={[rule('LoginName')]}>
+        <Input prefix={<UserOutlined />} placeholder={t('placeholders.account')} aria-label={t('fields.account')} autoComplete="username" />
+      </Form.Item>
+      <Form.Item name="Password" rules={[rule('Password')]}>
+        <Input.Password prefix={<LockOutlined />} placeholder={t('placeholders.password')} aria-label={t('fields.password')} autoComplete="current-password" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block loading={busy}>
+        {t('actions.login')}
+      </Button>
+      <div className="wt-login-links">
+        <Typography.Link onClick={() => onMode('register')}>{t('actions.toRegister')}</Typography.Link>
+        <Typography.Link onClick={() => onMode('forgot')}>{t('actions.toForgot')}</Typography.Link>
+      </div>
+    </Form>
+  );
+}
+
+function RegisterForm({ onDone, onMode }: { onDone: (name: string) => void; onMode: (m: Mode) => void }) {
+  const { t } = useTranslation('login');
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const { form, rule } = useRule<RegisterValues>(validateRegister);
+
+  const submit = async (v: RegisterValues) => {
+    setBusy(true);
+    try {
+      await call('/User/Register', {
+        LoginName: v.LoginName!.trim(),
+        Password: v.Password!,
+        ConfirmPassword: v.ConfirmPassword!,
+        Email: v.Email!.trim(),
+        Language: currentLocale(),
+      });
+      void message.success(t('messages:auth.registerOk'));
+      onDone(v.LoginName!.trim());
+    } catch (err) {
+      void message.error(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form form={form} onFinish={submit} size="large" layout="vertical" requiredMark={false}>
+      <Form.Item name="LoginName" label={t('fields.account')} rules={[rule('LoginName')]}>
+        <Input prefix={<UserOutlined />} placeholder={t('placeholders.account')} autoComplete="username" />
+      </Form.Item>
+      <Form.Item name="Password" label={t('fields.password')} rules={[rule('Password')]}>
+        <Input.Password prefix={<LockOutlined />} placeholder={t('placeholders.password')} autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item name="ConfirmPassword" label={t('fields.confirmPassword')} rules={[rule('ConfirmPassword')]} dependencies={['Password']}>
+        <Input.Password prefix={<LockOutlined />} placeholder={t('placeholders.confirmPassword')} autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item name="Email" label={t('fields.email')} rules={[rule('Email')]}>
+        <Input prefix={<MailOutlined />} placeholder={t('placeholders.email')} autoComplete="email" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block loading={busy}>
+        {t('actions.register')}
+      </Button>
+      <div className="wt-login-links">
+        <Typography.Link onClick={() => onMode('login')}>{t('actions.toLogin')}</Typography.Link>
+      </div>
+    </Form>
+  );
+}
+
+function ForgotForm({ onMode }: { onMode: (m: Mode) => void }) {
+  const { t } = useTranslation('login');
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const { form, rule } = useRule<FindPasswordValues>(validateFindPassword);
+
+  const submit = async (v: FindPasswordValues) => {
+    setBusy(true);
+    try {
+      await call('/User/FindPassword', { LoginName: v.LoginName!.trim(), Email: v.Email!.trim(), Language: currentLocale() });
+      void message.success(t('messages:auth.resetMailSent'));
+      onMode('login');
+    } catch (err) {
+      void message.error(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form form={form} onFinish={submit} size="large" layout="vertical" requiredMark={false}>
+      <Form.Item name="LoginName" label={t('fields.account')} rules={[rule('LoginName')]}>
+        <Input prefix={<UserOutlined />} placeholder={t('placeholders.account')} autoComplete="username" />
+      </Form.Item>
+      <Form.Item name="Email" label={t('fields.email')} rules={[rule('Email')]}>
+        <Input prefix={<MailOutlined />} placeholder={t('placeholders.email')} autoComplete="email" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block loading={busy}>
+        {t('actions.sendResetMail')}
+      </Button>
+      <div className="wt-login-links">
+        <Typography.Link onClick={() => onMode('login')}>{t('actions.toLogin')}</Typography.Link>
+      </div>
+    </Form>
+  );
+}
+
+function ResetForm({ token, onDone }: { token: string; onDone: () => void }) {
+  const { t } = useTranslation('login');
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const { form, rule } = useRule<ResetPasswordValues>(validateResetPassword);
+
+  const submit = async () => {
+    const v = form.getFieldsValue(true) as ResetPasswordValues;
+    setBusy(true);
+    try {
+      await call('/User/ResetPassword', { Token: token, NewPassword: v.NewPassword!, ConfirmPassword: v.ConfirmPassword! });
+      void message.success(t('messages:auth.resetOk'));
+      onDone();
+    } catch (err) {
+      void message.error(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form form={form} onFinish={submit} size="large" layout="vertical" requiredMark={false} initialValues={{ Token: token }}>
+      <Form.Item name="Token" hidden>
+        <Input />
+      </Form.Item>
+      <Form.Item name="NewPassword" label={t('fields.newPassword')} rules={[rule('NewPassword')]}>
+        <Input.Password prefix={<LockOutlined />} placeholder={t('placeholders.newPassword')} autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item name="ConfirmPassword" label={t('fields.confirmPassword')} rules={[rule('ConfirmPassword')]} dependencies={['NewPassword']}>
+        <Input.Password prefix={<LockOutlined />} placeholder={t('placeholders.confirmPassword')} autoComplete="new-password" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block loading={busy}>
+        {t('actions.resetPassword')}
+      </Button>
+      <div className="wt-login-links">
+        <Typography.Link onClick={onDone}>{t('actions.toLogin')}</Typography.Link>
+      </div>
+    </Form>
+  );
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation('login');
+  const { message } = App.useApp();
+  const [params, setParams] = useSearchParams();
+  const resetToken = params.get('reset');
+  const [mode, setMode] = useState<Mode>(resetToken ? 'reset' : 'login');
+  const [lastName, setLastName] = useState<string>();
+
+  useEffect(() => {
+    const notice = useNotice.getState().take();
+    if (notice) void message.warning(t(notice));
+  }, [message, t]);
+
+  useEffect(() => {
+    document.title = `${t('route:login')} - ${t('common:appName')}`;
+  }, [t]);
+
+  const backToLogin = () => {
+    if (resetToken) {
+      const next = new URLSearchParams(params);
+      next.delete('reset');
+      setParams(next, { replace: true });
+    }
+    setMode('login');
+  };
+
+  return (
+    <div className="wt-login">
+      <div className="wt-login-lang">
+        <LanguageSwitch dark />
+      </div>
+      <div className="wt-login-card">
+        <div className="wt-login-head">
+          <img src={logoUrl} alt="" width={44} height={44} />
+          <div>
+            <h1>{t('title')}</h1>
+            <p>{t('subtitle')}</p>
+          </div>
+        </div>
+        <h2 className="wt-login-mode">{t(`tabs.${mode}`)}</h2>
+        {mode === 'login' && <LoginForm key={lastName ?? ''} initialName={lastName} onMode={setMode} />}
+        {mode === 'register' && (
+          <RegisterForm
+            onMode={setMode}
+            onDone={(name) => {
+              setLastName(name);
+              setMode('login');
+            }}
+          />
+        )}
+        {mode === 'forgot' && <ForgotForm onMode={setMode} />}
+        {mode === 'reset' && resetToken && <ResetForm token={resetToken} onDone={backToLogin} />}
+      </div>
+      <div className="wt-login-footer">{t('footer')}</div>
+    </div>
+  );
+}

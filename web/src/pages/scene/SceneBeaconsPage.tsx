@@ -1,0 +1,5 @@
+import { PendingArea } from '../../components/PendingArea';
+
+export default function SceneBeaconsPage() {
+  return <PendingArea view="SceneBeacons" />;
+}

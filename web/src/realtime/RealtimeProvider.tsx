@@ -1,0 +1,110 @@
+// Keeps the realtime connection open while the shell is, feeds device batches to the map's store,
+// and turns alarms into notifications (SPEC §4 "Alarm notification", §9): 4500 ms, sticky for
+// types 5, 150 and 151 unless the user's alarm setting says otherwise, with a looping sound until
+// the last open one is closed.
+import { useEffect, useRef } from 'react';
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ALARM_CODES, LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type RealtimeMessage } from '@wt/contract';
+import { call } from '../api/client';
+import { useSession } from '../stores/session';
+import { liveDevices } from '../map/deviceStore';
+import { RealtimeConnection } from './connection';
+import { emitRefresh } from './events';
+import { useRealtime } from './store';
+
+export const ALARM_SOUND_URL = '/sounds/alarm.wav';
+const CODE_NAMES = Object.fromEntries(Object.entries(ALARM_CODES).map(([name, code]) => [code, name])) as Record<number, string>;
+
+interface AlarmSetting {
+  NewState: number;
+  RingType: number;
+}
+
+/** How long an alarm's notification stays (0: until closed), and whether it pops up at all. */
+export function notificationPolicy(type: number, setting: AlarmSetting | undefined): { show: boolean; durationS: number } {
+  if (!setting) return { show: true, durationS: (LIMITS.stickyAlarmTypes as readonly number[]).includes(type) ? 0 : LIMITS.notificationMs / 1000 };
+  if (setting.NewState === 2) return { show: false, durationS: 0 };
+  return { show: true, durationS: setting.RingType === 1 ? 0 : LIMITS.notificationMs / 1000 };
+}
+
+export function RealtimeProvider() {
+  const { t } = useTranslation('monitor');
+  const { notification } = App.useApp();
+  const token = useSession((s) => s.token);
+  const userId = useSession((s) => s.userId);
+  const settings = useRef(new Map<number, AlarmSetting>());
+  const soundOn = useRealtime((s) => s.soundOn);
+  const audio = useRef<HTMLAudioElement | null>(null);
+  const tRef = useRef(t);
+  tRef.current = t;
+
+  // The user's alarm settings; a server without them (501) or a failure means "no settings".
+  useEffect(() => {
+    if (!token) return;
+    call('/ExceptionMessage/AlarmRulesByUserId', { UserId: userId ?? undefined })
+      .then((r) => {
+        settings.current = new Map(r.Items.filter((s) => s.State === 1).map((s) => [s.Code, s]));
+      })
+      .catch(() => (settings.current = new Map()));
+  }, [token, userId]);
+
+  useEffect(() => {
+    if (!token) return;
+    const conn = new RealtimeConnection(() => ({ token: useSession.getState().token, userId: useSession.getState().userId }));
+    const store = useRealtime.getState();
+    const unsubscribe = conn.subscribe({
+      onStatus: (s) => {
+        store.setStatus(s);
+        if (s === 'unsupported') window.alert(tRef.current('realtime.unsupported'));
+      },
+      onReconnected: () => emitRefresh(),
+      onMessage: (m: RealtimeMessage) => {
+        if (m.type === 'devices') liveDevices.apply(m.devices);
+        else if (m.type === 'refresh' || (m.type === 'alarm' && m.alarm.NotificationType === REFRESH_NOTIFICATION_TYPE)) emitRefresh();
+        else if (m.type === 'alarm') {
+          const a = m.alarm;
+          const key = `alarm-${m.deviceId}-${a.NotificationType}-${Date.now()}`;
+          useRealtime.getState().pushAlarm({ ...a, key, deviceId: m.deviceId, receivedAt: Date.now() });
+          if (a.NotificationType === SOS_NOTIFICATION_TYPE) liveDevices.setSos(m.deviceId, true);
+          const policy = notificationPolicy(a.NotificationType, settings.current.get(a.NotificationType));
+          if (!policy.show) return;
+          const tt = tRef.current;
+          const name = CODE_NAMES[a.NotificationType];
+          useRealtime.getState().notificationOpened();
+          notification.open({
+            key,
+            type: a.NotificationType === SOS_NOTIFICATION_TYPE ? 'error' : 'warning',
+            title: `${name ? tt(`alarmType.${name}`) : tt('alarm.type', { type: a.NotificationType })} · ${a.Nickname || a.DeviceID}`,
+            description: (
+              <div className="wt-alarm-note" data-alarm-type={a.NotificationType} data-sticky={policy.durationS === 0 ? '1' : '0'}>
+                <div>{a.Message}</div>
+                <div style={{ color: '#8c8c8c', fontSize: 12 }}>
+                  IMEI {a.DeviceID} · {a.Created}
+                </div>
+              </div>
+            ),
+            duration: policy.durationS,
+            placement: 'bottomRight',
+            onClose: () => useRealtime.getState().notificationClosed(),
+          });
+        }
+      },
+    });
+    conn.start();
+    return () => {
+      unsubscribe();
+      conn.stop();
+    };
+  }, [token, notification]);
+
+  // One looping sound while any alarm notification is open.
+  useEffect(() => {
+    if (soundOn) {
+      audio.current ??= Object.assign(new Audio(ALARM_SOUND_URL), { loop: true });
+      void audio.current.play().catch(() => undefined);
+    } else audio.current?.pause();
+  }, [soundOn]);
+
+  return <span hidden data-testid="alarm-sound" data-sound={soundOn ? 'on' : 'off'} />;
+}

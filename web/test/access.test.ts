@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { ROLE_LABELS, type RoleLabel } from '@wt/contract';
+import {
+  buildMenu,
+  filterByRoles,
+  filterByRouteList,
+  isPathPermitted,
+  menuPaths,
+  pagePaths,
+  permittedRoutes,
+  resolveRoutes,
+  CATCH_ALL,
+} from '../src/access';
+
+const TYPE_OF: Record<RoleLabel, number> = {
+  editor: 1,
+  admin: 3,
+  'editor-indoor': 4,
+  'editor-datashow': 5,
+  'editor-all-indoor-datashow': 6,
+  'editor-healthdata': 7,
+  'editor-healthdata-innor': 8,
+  'editor-healthdata-datashow': 9,
+  'editor-all-indoor-datashow-health': 10,
+};
+
+const pagesOf = (label: RoleLabel) => new Set(pagePaths(permittedRoutes({ UserType: TYPE_OF[label], routes: '' })));
+
+const ADMIN_ONLY = ['/alarm/rule', '/track/index', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/inventory/list', '/inventory/sales', '/inventory/batch', '/position/bindBeacon', '/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/scenemap', '/push/sendMessage', '/push/pushlist', '/push/app'];
+const EVERY_ROLE = ['/', '/devices/list', '/devices/detail', '/devices/roles', '/alarm/record', '/alarm/alarmSetting', '/account/accounts', '/account/showfence', '/deviceFence', '/deviceAlarm', '/setting/platform'];
+const DASHBOARD: RoleLabel[] = ['admin', 'editor', 'editor-indoor', 'editor-healthdata', 'editor-healthdata-innor'];
+const HEALTH: RoleLabel[] = ['admin', 'editor', 'editor-indoor', 'editor-datashow', 'editor-all-indoor-datashow'];
+const POSITION: RoleLabel[] = ['admin', 'editor', 'editor-datashow', 'editor-healthdata', 'editor-healthdata-datashow'];
+const INNER_MAP: RoleLabel[] = ['admin', 'editor', 'editor-datashow', 'editor-healthdata', 'editor-healthdata-datashow'];
+
+describe('route filtering by role (SPEC §6)', () => {
+  it('covers all nine role labels', () => {
+    expect(Object.keys(TYPE_OF).sort()).toEqual([...ROLE_LABELS].sort());
+  });
+
+  for (const label of ROLE_LABELS) {
+    describe(label, () => {
+      const pages = pagesOf(label);
+      it('sees the pages open to every role', () => {
+        for (const p of EVERY_ROLE) expect(pages.has(p), p).toBe(true);
+      });
+      it(label === 'admin' ? 'sees the admin-only pages' : 'does not see the admin-only pages', () => {
+        for (const p of ADMIN_ONLY) expect(pages.has(p), p).toBe(label === 'admin');
+      });
+      it('sees the dashboard only with a dashboard role', () => {
+        expect(pages.has('/dashboard')).toBe(DASHBOARD.includes(label));
+      });
+      it('sees the health pages only with a health role', () => {
+        expect(pages.has('/health/data')).toBe(HEALTH.includes(label));
+        expect(pages.has('/health/detail')).toBe(HEALTH.includes(label));
+      });
+      it('sees the position group only with a position role', () => {
+        expect(pages.has('/position/beacons')).toBe(POSITION.includes(label));
+        expect(pages.has('/position/assetInventory')).toBe(POSITION.includes(label));
+        expect(pages.has('/position/fenceList')).toBe(POSITION.includes(label));
+      });
+      it('sees the inner map only with an inner-map role', () => {
+        expect(pages.has('/position/innerMap')).toBe(INNER_MAP.includes(label));
+      });
+    });
+  }
+
+  it('keeps a route without roles for every role and drops a group left empty', () => {
+    const table = resolveRoutes([
+      { path: '/open', view: 'Open', meta: { title: 'open' } },
+      { path: '/group', meta: { title: 'group' }, children: [{ path: 'a', view: 'A', meta: { title: 'a', roles: ['admin'] } }] },
+    ]);
+    expect(pagePaths(filterByRoles(table, ['editor']))).toEqual(['/open']);
+    expect(filterByRoles(table, ['editor']).some((r) => r.fullPath === '/group')).toBe(false);
+    expect(pagePaths(filterByRoles(table, ['admin']))).toEqual(['/open', '/group/a']);
+  });
+
+  it('ends with the catch-all redirect to /404', () => {
+    const routes = permittedRoutes({ UserType: 1, routes: '' });
+    expect(routes[routes.length - 1]).toEqual(CATCH_ALL);
+    expect(CATCH_ALL.redirect).toBe('/404');
+  });
+});
+
+describe('route filtering by the server route list', () => {
+  const routes = '/,/devices/list,/devices/detail,/alarm/rule,/health/detail,/setting/setingfunction';
+
+  it('keeps exactly the listed pages and their parents', () => {
+    const tree = permittedRoutes({ UserType: 1, routes });
+    expect(pagePaths(tree).sort()).toEqual(['/', '/alarm/rule', '/devices/detail', '/devices/list', '/health/detail', '/setting/setingfunction'].sort());
+    expect(tree.map((r) => r.fullPath)).toEqual(['/', '/devices', '/alarm', '/health', '/setting', '*']);
+  });
+
+  it('takes the route list over the role when it is non-empty', () => {
+    // A plain editor does not see the alarm rule page by role, but the list grants it.
+    expect(isPathPermitted(permittedRoutes({ UserType: 1, routes }), '/alarm/rule')).toBe(true);
+    expect(isPathPermitted(permittedRoutes({ UserType: 1, routes }), '/dashboard')).toBe(false);
+    expect(isPathPermitted(permittedRoutes({ UserType: 1, routes: '' }), '/dashboard')).toBe(true);
+  });
+
+  it('keeps a listed parent path even without listed children', () => {
+    const tree = filterByRouteList(resolveRoutes(), ['/scene']);
+    expect(tree.map((r) => r.fullPath)).toEqual(['/scene']);
+    expect(pagePaths(tree)).toEqual([]);
+  });
+
+  it('ignores blanks and spaces in the list', () => {
+    expect(pagePaths(filterByRouteList(resolveRoutes(), ' /dashboard , ,/push/app '))).toEqual(['/dashboard', '/push/app']);
+  });
+});
+
+describe('menu', () => {
+  const adminMenu = buildMenu(permittedRoutes({ UserType: 3, routes: '' }));
+
+  it('omits hidden routes', () => {
+    const paths = menuPaths(adminMenu);
+    for (const hidden of ['/devices/history', '/devices/detail', '/deviceAlarm', '/track/index', '/health/detail', '/account/role', '/inventory/batch', '/position/monitorDetail', '/scene/scenemap', '/setting/userlogs']) {
+      expect(paths).not.toContain(hidden);
+    }
+    expect(paths).not.toContain('*');
+  });
+
+  it('shows the single visible child in place of its parent', () => {
+    const monitor = adminMenu.find((m) => m.key === '/');
+    expect(monitor).toMatchObject({ title: 'monitor', icon: 'GlobalOutlined' });
+    expect(monitor?.children).toBeUndefined();
+    // Health has two children, one hidden: the data page stands alone.
+    expect(adminMenu.find((m) => m.key === '/health/data')?.children).toBeUndefined();
+    expect(adminMenu.some((m) => m.key === '/health')).toBe(false);
+  });
+
+  it('keeps a group marked alwaysShow even with one visible child', () => {
+    const tree = permittedRoutes({ UserType: 1, routes: '/devices/list' });
+    const menu = buildMenu(tree);
+    expect(menu).toHaveLength(1);
+    expect(menu[0]).toMatchObject({ key: '/devices', title: 'devices' });
+    expect(menu[0]!.children?.map((c) => c.key)).toEqual(['/devices/list']);
+  });
+
+  it('nests groups with several children', () => {
+    const alarm = adminMenu.find((m) => m.key === '/alarm');
+    expect(alarm?.children?.map((c) => c.key)).toEqual(['/alarm/rule', '/alarm/record', '/alarm/alarmSetting']);
+  });
+});
