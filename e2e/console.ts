@@ -35,3 +35,25 @@ export async function open(page: Page, to: string) {
     await active.waitFor({ timeout: 30_000 });
   }
 }
+
+/**
+ * Clears whatever dialog or drop-down an earlier step left open (a failed attempt, before its retry),
+ * so the next step starts from the page itself: the page is loaded again (the session survives).
+ */
+export async function closeOverlays(page: Page) {
+  const overlays = page.locator('.ant-modal-wrap:visible, .ant-select-dropdown:visible, .ant-popover:visible');
+  if ((await overlays.count()) === 0) return;
+  await page.reload();
+  await page.locator('.ant-menu').first().waitFor({ timeout: 30_000 });
+}
+
+/** Calls the API with the session token the console holds. */
+export async function callApi<T = any>(page: Page, url: string, path: string, body: unknown): Promise<T> {
+  const token = await page.evaluate(() => sessionStorage.getItem('wt.token'));
+  const res = await fetch(`${url}/api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as T;
+}

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/src/index.js';
 import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { login, open } from './console.js';
+import { closeOverlays, login, open } from './console.js';
 
 const texts = (lang: string, ns: string) =>
   JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
@@ -61,6 +61,11 @@ describe('history and dashboard', () => {
     page = await ctx.newPage();
     errors = watchErrors(page);
     await login(page, server.url);
+  });
+
+  // A failed attempt may leave a dialog open; its retry (and the next test) starts without it.
+  beforeEach(async () => {
+    await closeOverlays(page);
   });
 
   it('plays a device history to the end', async () => {

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/src/index.js';
 import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { login } from './console.js';
+import { closeOverlays, login } from './console.js';
 
 const texts = (lang: string, ns: string) =>
   JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
@@ -59,6 +59,11 @@ describe('monitor', () => {
     errors = watchErrors(page);
     await login(page, server.url);
     await page.locator('[data-testid="monitor"][data-loaded="1"]').waitFor({ timeout: 30_000 });
+  });
+
+  // A failed attempt may leave a dialog open; its retry (and the next test) starts without it.
+  beforeEach(async () => {
+    await closeOverlays(page);
   });
 
   it('shows the devices and moves one as the simulator reports', async () => {
