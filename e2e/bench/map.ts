@@ -77,6 +77,48 @@ const browser = await chromium.launch({
 });
 const ctx = await newContext(browser, { locale: 'zh-CN', width: 1600, height: 900 });
 const page = await ctx.newPage();
+if (process.env.BENCH_DEBUG) {
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && console.log(`console: ${m.text()}`));
+}
+type TraceEvent = { name: string; ph: string; dur?: number; ts: number; tid: number; pid: number; args?: { name?: string; data?: { functionName?: string; url?: string; lineNumber?: number } } };
+/** Debug breakdown of a trace: busy time per thread of the page, and the page's top events and functions. */
+function breakdown(events: TraceEvent[]) {
+  const threads = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  const perThread = new Map<string, number>();
+  const byName = new Map<string, number>();
+  const byFn = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.dur) continue;
+    const t = threads.get(`${e.pid}:${e.tid}`) ?? '?';
+    if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') perThread.set(t, (perThread.get(t) ?? 0) + e.dur / 1000);
+    if (t !== 'CrRendererMain') continue;
+    byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+    const d = e.args?.data;
+    if (e.name === 'FunctionCall' && d) {
+      const k = `${d.functionName || '(anonymous)'} ${String(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}`;
+      byFn.set(k, (byFn.get(k) ?? 0) + e.dur / 1000);
+    }
+  }
+  const top = (m: Map<string, number>, n: number) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, ms]) => `    ${k}: ${ms.toFixed(0)} ms`).join('\n');
+  console.log(`  threads:\n${top(perThread, 8)}\n  main-thread events:\n${top(byName, 12)}\n  main-thread functions:\n${top(byFn, 12)}`);
+}
+let loadTrace: (() => Promise<void>) | undefined;
+if (process.env.BENCH_DEBUG) {
+  const cdp0 = await ctx.newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp0.on('Tracing.dataCollected', (e: { value: unknown }) => void events.push(...(e.value as TraceEvent[])));
+  await cdp0.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  loadTrace = async () => {
+    const done = new Promise((r) => cdp0.once('Tracing.tracingComplete', r));
+    await cdp0.send('Tracing.end');
+    await done;
+    console.log('first render, login included:');
+    breakdown(events);
+    await cdp0.detach();
+  };
+}
 await login(page, platform.url);
 await page.locator('[data-testid="monitor"][data-loaded="1"]').waitFor({ timeout: 120_000 });
 // A string, not a function: tsx would wrap named helpers in a function the page lacks.
@@ -87,6 +129,7 @@ const render = (await page.evaluate(`(async () => {
 })()`)) as { requested: number; received: number; rendered: number };
 const firstRender = render.rendered - render.requested;
 console.log(`first full render: ${firstRender.toFixed(0)} ms (data ${(render.received - render.requested).toFixed(0)} ms, drawing ${(render.rendered - render.received).toFixed(0)} ms)`);
+await loadTrace?.();
 
 // 5 000 moves a second, in ten bursts, from a rotating window of devices.
 let cursor = 0;
@@ -111,7 +154,6 @@ await new Promise((r) => setTimeout(r, 2000));
 // Trace the renderer's main thread while updates stream in.
 const cdp = await ctx.newCDPSession(page);
 const hub = (platform.app as unknown as { realtime: RealtimeHub }).realtime;
-type TraceEvent = { name: string; ph: string; dur?: number; ts: number; tid: number; pid: number; args?: { name?: string; data?: { functionName?: string; url?: string } } };
 
 async function traceUpdates(view: string) {
   const events: TraceEvent[] = [];
@@ -133,11 +175,7 @@ async function traceUpdates(view: string) {
     .map((e) => e.dur! / 1000)
     .sort((x, y) => x - y);
   const busy = tasks.reduce((sum, d) => sum + d, 0);
-  if (process.env.BENCH_DEBUG) {
-    const by = new Map<string, number>();
-    for (const e of events) if (onMain(e)) by.set(e.name, (by.get(e.name) ?? 0) + e.dur! / 1000);
-    console.log([...by].sort((x, y) => y[1] - x[1]).slice(0, 12).map(([n, ms]) => `  ${n}: ${ms.toFixed(0)} ms`).join('\n'));
-  }
+  if (process.env.BENCH_DEBUG) breakdown(events);
   const pct = (p: number) => tasks[Math.min(tasks.length - 1, Math.floor(tasks.length * p))] ?? 0;
   return {
     view,

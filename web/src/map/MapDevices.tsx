@@ -1,45 +1,55 @@
-// The devices layer of the monitor map. Renders nothing: it owns one clustered GeoJSON source
-// and its layers (added in one effect, removed on cleanup) and patches the source with the
-// devices a realtime batch changed (updateData), so 50 000 devices cost one source, not 50 000
-// components, and an update sends only what changed to the map's worker.
+// The devices layer of the monitor map. Renders nothing: it owns one WebGL layer (DeviceLayer)
+// drawing every device from typed arrays, a worker computing the clusters shown zoomed out, and
+// the HTML labels (names, cluster counts) of what is on screen. A realtime batch rewrites the
+// slots of the devices it moved and repaints; nothing is re-tiled or re-clustered on the page.
 import { useEffect, useRef } from 'react';
 import { useMap } from 'react-map-gl/maplibre';
 import gcoord from 'gcoord';
-import { Marker, type GeoJSONSource, type GeoJSONSourceDiff, type MapLayerMouseEvent, type MapSourceDataEvent } from 'maplibre-gl';
-import { liveDevices, STATUS, type DeviceRecord, type DeviceStore } from './deviceStore';
-import { addDeviceIcons, colorKey, shapeKey } from './icons';
+import { Marker, type Map as MapLibreMap, type MapMouseEvent } from 'maplibre-gl';
+import { liveDevices, type DeviceStore } from './deviceStore';
+import { abbreviate, clusterStep, DevicePoints, hitTest, mercatorX, mercatorY, slotsIn, type Project } from './devicePoints';
+import { DeviceLayer, DEVICE_LAYER_ID, type ClusterView } from './deviceLayer';
+import type { BBox, ClusterRequest, ClusterResponse } from './clusterProtocol';
+import { iconAtlas } from './icons';
 import { useMapSettings, usesGcj02 } from './settings';
 
-const SOURCE = 'devices';
-export const DEVICE_LAYERS = ['devices-clusters', 'devices-sos', 'devices-points', 'devices-selected'] as const;
-/** Above this zoom devices are drawn one by one; below, in clusters. */
+/** Up to this zoom (exclusive of the next level) devices are clustered; above, drawn one by one. */
 const CLUSTER_MAX_ZOOM = 9;
-/** Zoomed out (clusters), the source is patched at most this often. */
+/** Zoomed out, clusters follow moving devices at most this often. */
 const CLUSTERED_UPDATE_MS = 1000;
 /** Labels (names, cluster counts) are HTML markers: at most this many on screen. */
 const MAX_LABELS = 250;
+/** Moving devices relabel at most this often. */
+const LABEL_UPDATE_MS = 1000;
+/** A click selects the nearest device within this many CSS px. */
+const HIT_PX = 14;
 
-type Project = (lon: number, lat: number) => [number, number];
 const wgs: Project = (lon, lat) => [lon, lat];
 const gcj: Project = (lon, lat) => gcoord.transform([lon, lat], gcoord.WGS84, gcoord.GCJ02) as [number, number];
 
-function props(r: DeviceRecord) {
-  return { s: r.status, c: r.status === STATUS.offline ? 'grey' : colorKey(r.color), h: shapeKey(r.shape) };
+const clustered = (map: MapLibreMap) => Math.floor(map.getZoom()) <= CLUSTER_MAX_ZOOM;
+/** Web Mercator units per CSS pixel at the map's zoom (512 px tiles). */
+const unitsPerPx = (map: MapLibreMap) => 1 / (512 * 2 ** map.getZoom());
+
+/** The view in Mercator units. */
+function viewBox(map: MapLibreMap) {
+  const b = map.getBounds();
+  return { x0: mercatorX(b.getWest()), x1: mercatorX(b.getEast()), y0: mercatorY(b.getNorth()), y1: mercatorY(b.getSouth()) };
 }
 
-function feature(r: DeviceRecord, project: Project): GeoJSON.Feature<GeoJSON.Point> | null {
-  if (r.lat === null || r.lon === null) return null;
-  return { type: 'Feature', id: r.id, geometry: { type: 'Point', coordinates: project(r.lon, r.lat) }, properties: props(r) };
+/** The view widened by half its size on each side, so a pan shows clusters before the next answer. */
+function queryBox(map: MapLibreMap): BBox {
+  const b = map.getBounds();
+  const w = (b.getEast() - b.getWest()) / 2;
+  const h = (b.getNorth() - b.getSouth()) / 2;
+  if (w * 4 >= 360) return [-180, -85, 180, 85];
+  return [Math.max(-180, b.getWest() - w), Math.max(-85, b.getSouth() - h), Math.min(180, b.getEast() + w), Math.min(85, b.getNorth() + h)];
 }
 
-export function collection(store: DeviceStore, project: Project): GeoJSON.FeatureCollection {
-  const features: GeoJSON.Feature[] = [];
-  for (const r of store.records.values()) {
-    const f = feature(r, project);
-    if (f) features.push(f);
-  }
-  return { type: 'FeatureCollection', features };
-}
+const covers = (outer: BBox, map: MapLibreMap) => {
+  const b = map.getBounds();
+  return outer[0] <= Math.max(-180, b.getWest()) && outer[1] <= Math.max(-85, b.getSouth()) && outer[2] >= Math.min(180, b.getEast()) && outer[3] >= Math.min(85, b.getNorth());
+};
 
 export interface MapDevicesProps {
   store?: DeviceStore;
@@ -55,223 +65,285 @@ export function MapDevices({ store = liveDevices, selectedId = null, onSelect, s
   const provider = useMapSettings((s) => s.provider);
   const onSelectRef = useRef(onSelect);
   onSelectRef.current = onSelect;
-  const shown = useRef(new Set<number>());
+  const showLabelsRef = useRef(showLabels);
+  showLabelsRef.current = showLabels;
+  const layerRef = useRef<DeviceLayer | null>(null);
+  const relabelRef = useRef<() => void>(() => {});
 
-  // Source and layers; the data follows the store from here on.
   useEffect(() => {
     const map = ref?.getMap();
     if (!map) return;
-    const project = usesGcj02(provider) ? gcj : wgs;
-    addDeviceIcons(map);
-    map.addSource(SOURCE, {
-      type: 'geojson',
-      data: collection(store, project),
-      cluster: true,
-      clusterMaxZoom: CLUSTER_MAX_ZOOM,
-      clusterRadius: 50,
-    });
-    shown.current = new Set([...store.records.values()].filter((r) => r.lat !== null).map((r) => r.id));
-    if (store.records.size) map.once('idle', () => performance.mark('wt-devices-rendered'));
-    map.addLayer({
-      id: 'devices-clusters',
-      type: 'circle',
-      source: SOURCE,
-      filter: ['has', 'point_count'],
-      paint: {
-        'circle-color': ['step', ['get', 'point_count'], '#52c41a', 50, '#1677ff', 500, '#fa8c16', 5000, '#f5222d'],
-        'circle-radius': ['step', ['get', 'point_count'], 14, 50, 18, 500, 23, 5000, 28],
-        'circle-opacity': 0.85,
-        'circle-stroke-color': '#ffffff',
-        'circle-stroke-width': 3,
-        'circle-stroke-opacity': 0.6,
-      },
-    });
-    map.addLayer({
-      id: 'devices-sos',
-      type: 'circle',
-      source: SOURCE,
-      filter: ['all', ['!', ['has', 'point_count']], ['==', ['get', 's'], STATUS.sos]],
-      paint: { 'circle-color': '#f5222d', 'circle-radius': 16, 'circle-opacity': 0.35, 'circle-stroke-color': '#f5222d', 'circle-stroke-width': 2 },
-    });
-    map.addLayer({
-      id: 'devices-points',
-      type: 'symbol',
-      source: SOURCE,
-      filter: ['!', ['has', 'point_count']],
-      layout: {
-        'icon-image': ['concat', 'dev-', ['get', 'h'], '-', ['case', ['==', ['get', 's'], STATUS.sos], 'red', ['get', 'c']]],
-        'icon-allow-overlap': true,
-        'icon-ignore-placement': true,
-        'icon-size': ['case', ['==', ['get', 's'], STATUS.sos], 1.25, 1],
-      },
-    });
-    map.addLayer({
-      id: 'devices-selected',
-      type: 'circle',
-      source: SOURCE,
-      filter: ['==', ['id'], -1],
-      paint: { 'circle-radius': 15, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-color': '#409EFF', 'circle-stroke-width': 3 },
-    });
+    const points = new DevicePoints(usesGcj02(provider) ? gcj : wgs);
+    const layer = new DeviceLayer(points, iconAtlas());
+    layerRef.current = layer;
+    map.addLayer(layer);
 
-    const onPoint = (e: MapLayerMouseEvent) => {
-      const id = e.features?.[0]?.id;
-      if (typeof id === 'number') onSelectRef.current?.(id);
-    };
-    const onCluster = async (e: MapLayerMouseEvent) => {
-      const f = e.features?.[0];
-      if (!f) return;
-      const zoom = await (map.getSource(SOURCE) as GeoJSONSource).getClusterExpansionZoom(f.properties!.cluster_id as number);
-      map.easeTo({ center: (f.geometry as GeoJSON.Point).coordinates as [number, number], zoom });
-    };
-    const pointer = () => (map.getCanvas().style.cursor = 'pointer');
-    const normal = () => (map.getCanvas().style.cursor = '');
-    map.on('click', 'devices-points', onPoint);
-    map.on('click', 'devices-clusters', onCluster);
-    for (const l of ['devices-points', 'devices-clusters']) {
-      map.on('mouseenter', l, pointer);
-      map.on('mouseleave', l, normal);
-    }
+    // Clusters: the worker holds the index; the page sends positions (at most once a second while
+    // zoomed out) and the view, and draws the answer for the current zoom.
+    const worker = new Worker(new URL('./clusterWorker.ts', import.meta.url), { type: 'module' });
+    let seq = 0;
+    let busy = false;
+    let again = false;
+    /** The worker's index is older than the positions. */
+    let stale = true;
+    let lastLoad = 0;
+    let loadTimer: number | undefined;
+    /** Sequence number of the first answer that reflects the last full list. */
+    let firstSeq = -1;
+    let firstPending = false;
+    const expanding = new Map<number, [number, number]>();
 
-    // Changes wait here until sent. Zoomed out, the view is clusters, which a few metres of
-    // movement do not change: the source is patched at most once a second there, and on every
-    // batch when single devices are on screen.
-    let pending = new Set<number>();
-    let lastFlush = 0;
-    let timer: number | undefined;
-    const flush = () => {
-      timer = undefined;
-      lastFlush = performance.now();
-      const src = map.getSource(SOURCE) as GeoJSONSource | undefined;
-      const ids = pending;
-      pending = new Set();
-      if (!src || !ids.size) return;
-      const diff: Required<Pick<GeoJSONSourceDiff, 'add' | 'update'>> = { add: [], update: [] };
-      for (const id of ids) {
-        const r = store.records.get(id);
-        if (!r || r.lat === null || r.lon === null) continue;
-        if (!shown.current.has(id)) {
-          diff.add.push(feature(r, project)!);
-          shown.current.add(id);
-          continue;
-        }
-        const p = props(r);
-        diff.update.push({
-          id,
-          newGeometry: { type: 'Point', coordinates: project(r.lon, r.lat) },
-          addOrUpdateProperties: [
-            { key: 's', value: p.s },
-            { key: 'c', value: p.c },
-          ],
-        });
-      }
-      if (diff.add.length || diff.update.length) void src.updateData(diff);
-    };
-    const unsubscribe = store.subscribe((changed) => {
-      const src = map.getSource(SOURCE) as GeoJSONSource | undefined;
-      if (!src) return;
-      if (changed === 'all') {
-        pending = new Set();
-        void src.setData(collection(store, project));
-        map.once('idle', () => performance.mark('wt-devices-rendered'));
-        shown.current = new Set([...store.records.values()].filter((r) => r.lat !== null).map((r) => r.id));
+    const post = (m: ClusterRequest, transfer: Transferable[] = []) => worker.postMessage(m, transfer);
+    const request = () => {
+      if (!points.count) return;
+      if (busy) {
+        again = true;
         return;
       }
-      for (const id of changed) pending.add(id);
-      if (!pending.size || timer !== undefined) return;
-      const wait = map.getZoom() > CLUSTER_MAX_ZOOM ? 0 : Math.max(0, CLUSTERED_UPDATE_MS - (performance.now() - lastFlush));
-      if (wait === 0) flush();
-      else timer = window.setTimeout(flush, wait);
+      busy = true;
+      again = false;
+      const query = { bbox: queryBox(map), zoom: Math.floor(map.getZoom()) };
+      if (stale) {
+        stale = false;
+        lastLoad = performance.now();
+        const lon = points.lon.slice(0, points.count);
+        const lat = points.lat.slice(0, points.count);
+        post({ kind: 'load', seq: ++seq, lon, lat, query }, [lon.buffer, lat.buffer]);
+      } else post({ kind: 'query', seq: ++seq, query });
+    };
+    const markRendered = () => {
+      firstPending = false;
+      map.once('idle', () => performance.mark('wt-devices-rendered'));
+    };
+    worker.onmessage = (e: MessageEvent<ClusterResponse>) => {
+      const m = e.data;
+      if (m.kind === 'expand') {
+        const at = expanding.get(m.seq);
+        expanding.delete(m.seq);
+        if (at) map.easeTo({ center: at, zoom: m.zoom });
+        return;
+      }
+      busy = false;
+      if (clustered(map) && m.zoom === Math.floor(map.getZoom()) && covers(m.bbox, map)) {
+        layer.setClusters({ clusters: m.clusters, singles: m.singles } satisfies ClusterView);
+        relabelRef.current();
+        if (firstPending && m.seq >= firstSeq) markRendered();
+      } else again = true;
+      if (again && clustered(map)) request();
+    };
+
+    const loadAll = () => {
+      points.load(store.records.values(), store.records.size);
+      layer.reset();
+      stale = true;
+      if (!points.count) return;
+      firstPending = true;
+      firstSeq = seq + 1;
+      if (clustered(map)) {
+        busy = false;
+        request();
+      } else {
+        layer.setClusters(null);
+        markRendered();
+      }
+      relabelRef.current();
+    };
+
+    const onMoveEnd = () => {
+      if (!clustered(map)) {
+        if (layer.clusters) layer.setClusters(null);
+        return;
+      }
+      request();
+    };
+    // Zooming in past the cluster levels shows single devices at once.
+    const onZoom = () => {
+      if (!clustered(map) && layer.clusters) {
+        layer.setClusters(null);
+        relabelRef.current();
+      }
+    };
+
+    const unsubscribe = store.subscribe((changed) => {
+      if (changed === 'all') return loadAll();
+      // Single devices repaint when one of them moved on or off the screen; zoomed out, the
+      // clusters and the devices between them are redrawn with the next clusters (at most a second).
+      const zoomedIn = !clustered(map);
+      const box = viewBox(map);
+      const margin = 30 * unitsPerPx(map);
+      const seen = (i: number) => points.x[i]! >= box.x0 - margin && points.x[i]! <= box.x1 + margin && points.y[i]! >= box.y0 - margin && points.y[i]! <= box.y1 + margin;
+      let any = false;
+      let visible = false;
+      for (const id of changed) {
+        const r = store.records.get(id);
+        const i = points.slot.get(id);
+        if (!r || i === undefined) continue;
+        if (zoomedIn && !visible && seen(i)) visible = true;
+        points.update(r);
+        if (zoomedIn && !visible && seen(i)) visible = true;
+        any = true;
+      }
+      if (!any) return;
+      stale = true;
+      if (visible) layer.repaint();
+      if (zoomedIn || loadTimer !== undefined) return;
+      loadTimer = window.setTimeout(
+        () => {
+          loadTimer = undefined;
+          if (clustered(map)) request();
+        },
+        Math.max(0, CLUSTERED_UPDATE_MS - (performance.now() - lastLoad)),
+      );
     });
+
+    // A click selects the nearest single device, or zooms into a cluster.
+    const onClick = (e: MapMouseEvent) => {
+      const x = mercatorX(e.lngLat.lng);
+      const y = mercatorY(e.lngLat.lat);
+      const px = unitsPerPx(map);
+      const view = layer.clusters;
+      if (view) {
+        const c = view.clusters;
+        for (let k = 0; k < c.length; k += 4) {
+          const r = (clusterStep(c[k + 2]!).radius + 3) * px;
+          if ((mercatorX(c[k]!) - x) ** 2 + (mercatorY(c[k + 1]!) - y) ** 2 <= r * r) {
+            expanding.set(++seq, [c[k]!, c[k + 1]!]);
+            post({ kind: 'expand', seq, id: c[k + 3]! });
+            return;
+          }
+        }
+      }
+      const slot = hitTest(points, x, y, HIT_PX * px, view?.singles);
+      if (slot >= 0) onSelectRef.current?.(points.ids[slot]!);
+    };
+    let hoverAt = 0;
+    const onHover = (e: MapMouseEvent) => {
+      if (e.originalEvent.timeStamp - hoverAt < 100) return;
+      hoverAt = e.originalEvent.timeStamp;
+      const px = unitsPerPx(map);
+      const hit = hitTest(points, mercatorX(e.lngLat.lng), mercatorY(e.lngLat.lat), HIT_PX * px, layer.clusters?.singles) >= 0;
+      map.getCanvas().style.cursor = hit ? 'pointer' : '';
+    };
+    map.on('click', onClick);
+    map.on('mousemove', onHover);
+    map.on('moveend', onMoveEnd);
+    map.on('zoom', onZoom);
+    if (store.records.size) loadAll();
 
     return () => {
       unsubscribe();
-      window.clearTimeout(timer);
-      map.off('click', 'devices-points', onPoint);
-      map.off('click', 'devices-clusters', onCluster);
-      for (const l of ['devices-points', 'devices-clusters']) {
-        map.off('mouseenter', l, pointer);
-        map.off('mouseleave', l, normal);
-      }
-      if (!map.getStyle()) return;
-      for (const l of [...DEVICE_LAYERS].reverse()) if (map.getLayer(l)) map.removeLayer(l);
-      if (map.getSource(SOURCE)) map.removeSource(SOURCE);
+      worker.terminate();
+      window.clearTimeout(loadTimer);
+      map.off('click', onClick);
+      map.off('mousemove', onHover);
+      map.off('moveend', onMoveEnd);
+      map.off('zoom', onZoom);
+      layerRef.current = null;
+      if (map.getStyle() && map.getLayer(DEVICE_LAYER_ID)) map.removeLayer(DEVICE_LAYER_ID);
     };
   }, [ref, store, provider]);
 
   // The selected device's ring.
   useEffect(() => {
-    const map = ref?.getMap();
-    if (!map?.getLayer('devices-selected')) return;
-    map.setFilter('devices-selected', ['==', ['id'], selectedId ?? -1]);
-  }, [ref, selectedId, provider]);
+    const layer = layerRef.current;
+    if (!layer) return;
+    layer.selectedId = selectedId;
+    layer.repaint();
+  }, [selectedId, provider]);
 
-  // SOS blinking: one paint property animated, a few times a second.
+  // SOS blinking: two uniforms changed a few times a second, repainted only when a device is in SOS.
   useEffect(() => {
-    const map = ref?.getMap();
-    if (!map || !sosAnimation) return;
+    const layer = layerRef.current;
+    if (!layer) return;
+    layer.halo = { radius: 16, alpha: 0.35 };
+    if (!sosAnimation) return layer.repaint();
     let on = false;
     const id = window.setInterval(() => {
-      if (!map.getLayer('devices-sos')) return;
       on = !on;
-      map.setPaintProperty('devices-sos', 'circle-radius', on ? 22 : 12);
-      map.setPaintProperty('devices-sos', 'circle-opacity', on ? 0.15 : 0.5);
+      layer.halo = on ? { radius: 22, alpha: 0.15 } : { radius: 12, alpha: 0.5 };
+      if (layer.points.sos > 0) layer.repaint();
     }, 450);
     return () => window.clearInterval(id);
-  }, [ref, sosAnimation, provider]);
+  }, [sosAnimation, provider]);
 
-  // Names and cluster counts as HTML markers for what is on screen (no glyph server needed offline).
+  // Names and cluster counts as HTML markers for what is on screen (no glyph server needed
+  // offline), kept from one refresh to the next so moving devices only move their label.
   useEffect(() => {
     const map = ref?.getMap();
     if (!map) return;
-    const markers: Marker[] = [];
+    const markers = new Map<string, Marker>();
     let timer: number | undefined;
-    const clear = () => markers.splice(0).forEach((m) => m.remove());
     const refresh = () => {
-      clear();
-      if (!map.getLayer('devices-points')) return;
-      for (const f of map.queryRenderedFeatures({ layers: ['devices-clusters'] }).slice(0, MAX_LABELS)) {
-        const el = document.createElement('div');
-        el.className = 'wt-map-cluster-count';
-        el.textContent = String(f.properties.point_count_abbreviated ?? f.properties.point_count);
-        markers.push(new Marker({ element: el }).setLngLat((f.geometry as GeoJSON.Point).coordinates as [number, number]).addTo(map));
+      timer = undefined;
+      const layer = layerRef.current;
+      const keep = new Set<string>();
+      const put = (key: string, lngLat: [number, number], make: () => Marker) => {
+        keep.add(key);
+        const m = markers.get(key);
+        if (m) m.setLngLat(lngLat);
+        else markers.set(key, make().setLngLat(lngLat).addTo(map));
+      };
+      if (layer?.points.count) {
+        const { points } = layer;
+        const box = viewBox(map);
+        const view = layer.clusters;
+        if (view) {
+          const c = view.clusters;
+          for (let k = 0, n = 0; k < c.length && n < MAX_LABELS; k += 4) {
+            const x = mercatorX(c[k]!);
+            const y = mercatorY(c[k + 1]!);
+            if (x < box.x0 || x > box.x1 || y < box.y0 || y > box.y1) continue;
+            n++;
+            const text = abbreviate(c[k + 2]!);
+            const key = `c${c[k + 3]}`;
+            put(key, [c[k]!, c[k + 1]!], () => {
+              const el = document.createElement('div');
+              el.className = 'wt-map-cluster-count';
+              el.textContent = text;
+              return new Marker({ element: el });
+            });
+            markers.get(key)!.getElement().textContent = text;
+          }
+        }
+        const slots = showLabelsRef.current ? slotsIn(points, box, MAX_LABELS, view?.singles) : [];
+        if (slots.length <= MAX_LABELS)
+          for (const i of slots) {
+            const r = store.records.get(points.ids[i]!);
+            if (!r) continue;
+            put(`d${r.id}`, [points.lon[i]!, points.lat[i]!], () => {
+              const el = document.createElement('div');
+              el.className = 'wt-map-label';
+              el.textContent = r.name || r.imei;
+              el.dataset.deviceId = String(r.id);
+              return new Marker({ element: el, anchor: 'bottom' });
+            });
+          }
       }
-      if (!showLabels) return;
-      const points = map.queryRenderedFeatures({ layers: ['devices-points'] });
-      if (points.length > MAX_LABELS) return;
-      for (const f of points) {
-        const r = store.records.get(f.id as number);
-        if (!r) continue;
-        const el = document.createElement('div');
-        el.className = 'wt-map-label';
-        el.textContent = r.name || r.imei;
-        el.dataset.deviceId = String(r.id);
-        markers.push(new Marker({ element: el, anchor: 'bottom' }).setLngLat((f.geometry as GeoJSON.Point).coordinates as [number, number]).addTo(map));
-      }
+      for (const [key, m] of markers)
+        if (!keep.has(key)) {
+          m.remove();
+          markers.delete(key);
+        }
     };
-    const later = () => {
+    const later = (ms: number) => {
+      if (timer === undefined) timer = window.setTimeout(refresh, ms);
+    };
+    relabelRef.current = () => later(50);
+    const onMove = () => {
       window.clearTimeout(timer);
-      timer = window.setTimeout(refresh, 200);
+      timer = undefined;
+      later(200);
     };
-    // Moving devices relabel at most once a second; a pan relabels at once.
-    let lastData = 0;
-    const onData = () => {
-      if (Date.now() - lastData < 1000) return;
-      lastData = Date.now();
-      later();
-    };
-    const onSource = (e: MapSourceDataEvent) => {
-      if (e.sourceId === SOURCE && e.isSourceLoaded) onData();
-    };
-    map.on('moveend', later);
-    map.on('sourcedata', onSource);
-    const unsubscribe = store.subscribe(onData);
-    later();
+    // Moving devices relabel at most once a second.
+    const unsubscribe = store.subscribe(() => later(LABEL_UPDATE_MS));
+    map.on('moveend', onMove);
+    later(0);
     return () => {
       unsubscribe();
-      map.off('moveend', later);
-      map.off('sourcedata', onSource);
+      relabelRef.current = () => {};
+      map.off('moveend', onMove);
       window.clearTimeout(timer);
-      clear();
+      for (const m of markers.values()) m.remove();
     };
   }, [ref, store, showLabels, provider]);
 

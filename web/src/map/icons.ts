@@ -1,8 +1,6 @@
 // Device icons drawn at run time (no sprite file to fetch): one per role shape and colour, plus
 // grey for offline devices. SPEC §3: colours blue, orange, red, green, yellow; shapes circle,
 // star, square, rhombus.
-import type { Map as MapLibreMap } from 'maplibre-gl';
-
 export const ROLE_COLORS: Record<string, string> = {
   blue: '#1677ff',
   orange: '#fa8c16',
@@ -38,7 +36,7 @@ export function shapeKey(s: string | null | undefined): string {
 }
 
 function draw(shape: string, fill: string): ImageData {
-  const size = 40;
+  const size = ICON_PX;
   const c = document.createElement('canvas');
   c.width = c.height = size;
   const g = c.getContext('2d')!;
@@ -67,10 +65,16 @@ function draw(shape: string, fill: string): ImageData {
   return g.getImageData(0, 0, size, size);
 }
 
-export function addDeviceIcons(map: MapLibreMap): void {
-  for (const shape of ROLE_SHAPES)
-    for (const [name, fill] of Object.entries(ROLE_COLORS)) {
-      const id = `dev-${shape}-${name}`;
-      if (!map.hasImage(id)) map.addImage(id, draw(shape, fill), { pixelRatio: 2 });
-    }
+/** Size of one icon in the atlas (device pixels at pixel ratio 2: drawn at 20 CSS px). */
+export const ICON_PX = 40;
+
+/** Every icon in one canvas: a row per shape (ROLE_SHAPES order), a column per colour (ROLE_COLORS order). */
+export function iconAtlas(): HTMLCanvasElement {
+  const colors = Object.values(ROLE_COLORS);
+  const c = document.createElement('canvas');
+  c.width = ICON_PX * colors.length;
+  c.height = ICON_PX * ROLE_SHAPES.length;
+  const g = c.getContext('2d')!;
+  ROLE_SHAPES.forEach((shape, row) => colors.forEach((fill, col) => g.putImageData(draw(shape, fill), col * ICON_PX, row * ICON_PX)));
+  return c;
 }
