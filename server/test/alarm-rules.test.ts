@@ -2,7 +2,7 @@
 // health threshold at, just inside and just beyond its limit, and where thresholds come from.
 import { describe, expect, it } from 'vitest';
 import { ALARM_CODES as C, ALARM_TYPES, DEFAULT_THRESHOLDS, STICKY_ALARM_CODES, type HealthThresholds } from '@wt/contract';
-import { backoffMs, codeOfDeviceAlarm, evaluateHealth, pathIdsUpward, resolveThresholds } from '../src/rules/alarm-rules.js';
+import { backoffMs, codeOfDeviceAlarm, evaluateHealth, hasCheckedMeasure, pathIdsUpward, resolveThresholds } from '../src/rules/alarm-rules.js';
 import { signBody } from '../src/modules/push/outbox.js';
 import { sleepByNight } from '../src/modules/health/service.js';
 
@@ -68,6 +68,21 @@ describe('health thresholds: at the limit is normal, one step beyond is an alarm
 
   it('raises several kinds from one reading', () => {
     expect(codes({ heartRate: 130, bloodOxygen: 85, bodyTemp: 38 }).sort()).toEqual([C.heartRateHigh, C.bodyTempHigh, C.bloodOxygenLow].sort());
+  });
+});
+
+describe('readings the thresholds apply to', () => {
+  it('skips step counts and calories, checks any measured vital sign', () => {
+    expect(hasCheckedMeasure({ steps: 1200 })).toBe(false);
+    expect(hasCheckedMeasure({ calories: 80, distance: 1.2 })).toBe(false);
+    expect(hasCheckedMeasure({ steps: 10, heartRate: 72 })).toBe(true);
+    expect(hasCheckedMeasure({ diastolic: 90 })).toBe(true);
+    expect(hasCheckedMeasure({ bloodOxygen: 97 })).toBe(true);
+    expect(hasCheckedMeasure({ wristTemp: 36.1 })).toBe(true);
+    // What is checked is exactly what evaluateHealth looks at.
+    const strict = { ...DEFAULT_THRESHOLDS, heartRateMin: 100, heartRateMax: 100 } as HealthThresholds;
+    expect(evaluateHealth({ steps: 5 }, strict)).toEqual([]);
+    expect(evaluateHealth({ heartRate: 72 }, strict).length).toBe(1);
   });
 });
 

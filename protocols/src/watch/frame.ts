@@ -27,14 +27,31 @@ function isHex(b: number): boolean {
   return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 }
 
+/** Bytes as latin1 text (identities and hex fields are short: no Buffer copy for them). */
+function latin1(buf: Uint8Array, from: number, to: number): string {
+  let out = '';
+  for (let i = from; i < to; i++) out += String.fromCharCode(buf[i]);
+  return out;
+}
+
+/** `XXXX*` at p: the 4 hex digits' value, null when the bytes differ, 'more' when they stop short. */
+function hex4Star(buf: Uint8Array, p: number): number | null | 'more' {
+  if (p + 5 > buf.length) {
+    for (let i = p; i < buf.length; i++) if (!isHex(buf[i])) return null;
+    return 'more';
+  }
+  for (let i = 0; i < 4; i++) if (!isHex(buf[p + i])) return null;
+  if (buf[p + 4] !== STAR) return null;
+  return parseInt(latin1(buf, p, p + 4), 16);
+}
+
 /**
  * Parses the header at `start` (which holds `[`). Returns null when the bytes cannot be a header,
- * 'more' when they could be but are incomplete.
+ * 'more' when they could be but are incomplete. (On the path of every frame: no closures, no copies.)
  */
 export function parseWatchHeader(buf: Uint8Array, start = 0): WatchHeader | null | 'more' {
   let p = start + 1;
-  const need = (n: number) => p + n <= buf.length;
-  if (!need(3)) return 'more';
+  if (p + 3 > buf.length) return 'more';
   if (!isAlnum(buf[p]) || !isAlnum(buf[p + 1]) || buf[p + 2] !== STAR) return null;
   const vendor = String.fromCharCode(buf[p], buf[p + 1]);
   p += 3;
@@ -46,40 +63,23 @@ export function parseWatchHeader(buf: Uint8Array, start = 0): WatchHeader | null
   }
   if (p >= buf.length) return 'more';
   if (p === idStart) return null;
-  const id = Buffer.from(buf.subarray(idStart, p)).toString('latin1');
+  const id = latin1(buf, idStart, p);
   p++;
   // Either LEN* or INDEX*LEN*: both fields are 4 hex digits.
-  const readHex4 = (): number | null | 'more' => {
-    if (!need(5)) {
-      for (let i = p; i < buf.length; i++) if (!isHex(buf[i])) return null;
-      return 'more';
-    }
-    for (let i = 0; i < 4; i++) if (!isHex(buf[p + i])) return null;
-    if (buf[p + 4] !== STAR) return null;
-    const v = parseInt(Buffer.from(buf.subarray(p, p + 4)).toString('latin1'), 16);
-    p += 5;
-    return v;
-  };
-  const first = readHex4();
+  const first = hex4Star(buf, p);
   if (first === null || first === 'more') return first;
-  const firstText = Buffer.from(buf.subarray(p - 5, p - 1)).toString('latin1');
+  p += 5;
   // Index variant when another `XXXX*` follows. A content starting with 4 hex digits and `*` is
   // not a real message type, so this is unambiguous in practice.
-  const save = p;
-  if (need(5)) {
-    let hex = true;
-    for (let i = 0; i < 4; i++) if (!isHex(buf[p + i])) hex = false;
-    if (hex && buf[p + 4] === STAR) {
-      const second = readHex4();
-      if (typeof second === 'number') return { vendor, id, index: firstText, length: second, contentStart: p };
-    }
+  if (p + 5 <= buf.length) {
+    const second = hex4Star(buf, p);
+    if (typeof second === 'number') return { vendor, id, index: latin1(buf, p - 5, p - 1), length: second, contentStart: p + 5 };
   } else {
     // Not enough bytes to tell the variants apart yet, unless what we have already differs.
     let couldBe = true;
     for (let i = p; i < buf.length && i < p + 4; i++) if (!isHex(buf[i])) couldBe = false;
     if (couldBe && buf.length - p < 5) return 'more';
   }
-  p = save;
   return { vendor, id, length: first, contentStart: p };
 }
 

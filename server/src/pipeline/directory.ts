@@ -39,17 +39,54 @@ export class DeviceDirectory {
     private readonly metrics: Metrics,
   ) {}
 
-  /** The cached answer, or undefined when it must be looked up. */
+  /**
+   * The cached answer, or undefined when it must be looked up. A known device past its time is
+   * still answered (changes reach the cache through invalidate()) and looked up again behind the
+   * caller's back, so no message waits for that query.
+   */
   cached(identity: string): DeviceRef | null | undefined {
     const e = this.cache.get(identity);
     if (!e) return undefined;
-    if (Date.now() - e.at > (e.ref ? KNOWN_TTL_MS : UNKNOWN_TTL_MS)) return undefined;
-    return e.ref;
+    const age = Date.now() - e.at;
+    if (e.ref) {
+      if (age > KNOWN_TTL_MS && !this.loading.has(identity)) void this.resolveFresh(identity, e.ref.protocol).catch(() => {});
+      return e.ref;
+    }
+    return age > UNKNOWN_TTL_MS ? undefined : null;
+  }
+
+  /**
+   * Loads every device at start in one query, so that the first message of each device after a
+   * restart (thousands reconnecting at once) finds it in memory. Entries get spread-out ages so
+   * their refreshes do not all fall due together.
+   */
+  async preload(): Promise<number> {
+    const rows = await this.database.query<DeviceRef & { shortId: string | null; extId: string | null }>(
+      `SELECT d.id, d.imei, d.name, d.account_id AS "accountId", a.path AS "accountPath", d.protocol,
+              d.short_id AS "shortId", d.ext_id AS "extId"
+         FROM devices d JOIN accounts a ON a.id = d.account_id`,
+    );
+    const now = Date.now();
+    const shortIds = new Map<string, number>();
+    for (const r of rows) if (r.shortId) shortIds.set(r.shortId, (shortIds.get(r.shortId) ?? 0) + 1);
+    for (const { shortId, extId, ...ref } of rows) {
+      if (this.cache.has(ref.imei)) continue;
+      const entry = { ref, at: now - Math.random() * KNOWN_TTL_MS };
+      this.cache.set(ref.imei, entry);
+      // A 10-digit id two IMEIs share cannot be told apart: left to the lookup, which says so.
+      if (shortId && shortIds.get(shortId) === 1 && !this.cache.has(shortId)) this.cache.set(shortId, entry);
+      if (extId && !this.cache.has(extId)) this.cache.set(extId, entry);
+    }
+    return rows.length;
   }
 
   async resolve(identity: string, protocol: string): Promise<DeviceRef | null> {
     const hit = this.cached(identity);
     if (hit !== undefined) return hit;
+    return this.resolveFresh(identity, protocol);
+  }
+
+  private resolveFresh(identity: string, protocol: string): Promise<DeviceRef | null> {
     let p = this.loading.get(identity);
     if (!p) {
       p = this.load(identity, protocol).finally(() => this.loading.delete(identity));

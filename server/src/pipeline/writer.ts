@@ -19,6 +19,9 @@ export interface WriteItem {
   msg: DeviceMessage;
   receivedAt: number;
   mode: ConnectionMode;
+  /** receivedAt as ISO text, and the message's own time (receive time when it has none): set once, when the batch is prepared, for the rows and the events. */
+  receivedIso?: string;
+  timeIso?: string;
 }
 
 interface Group {
@@ -220,9 +223,9 @@ export class BatchWriter {
 
     for (const it of items) {
       const { msg, ref } = it;
-      const r = new Date(it.receivedAt).toISOString();
+      const r = (it.receivedIso ??= new Date(it.receivedAt).toISOString());
       const time = msg.time ?? msg.fix?.time;
-      const t = time && Number.isFinite(time.getTime()) ? time.toISOString() : r;
+      const t = (it.timeIso = time && Number.isFinite(time.getTime()) ? time.toISOString() : r);
       let delta = deltas.get(ref.id);
       if (!delta) deltas.set(ref.id, (delta = { deviceId: ref.id, lastSeen: it.receivedAt, mode: it.mode }));
       mergeMessage(delta, msg, it.receivedAt, it.mode);
@@ -236,7 +239,7 @@ export class BatchWriter {
         if (msg.alarms?.length) attrs.alarms = msg.alarms;
         positions.push({
           d: ref.id,
-          t: f ? f.time.toISOString() : t,
+          t: f ? (f.time === time ? t : f.time.toISOString()) : t,
           r,
           la: f ? n(f.lat) : null,
           lo: f ? n(f.lon) : null,

@@ -9,7 +9,7 @@ import { alarmTypes } from '../db/schema/index.js';
 import { TOPICS, type AlarmEvent, type HealthEvent } from '../pipeline/events.js';
 import { REALTIME_TOPICS, type AlarmRaisedEvent } from '../realtime/topics.js';
 import { alarmTypeName, renderAlarmMessage } from '../modules/alarm/format.js';
-import { codeOfDeviceAlarm, evaluateHealth, messageOfDeviceAlarm, pathIdsUpward, resolveThresholds, type ThresholdSource } from './alarm-rules.js';
+import { codeOfDeviceAlarm, evaluateHealth, hasCheckedMeasure, messageOfDeviceAlarm, pathIdsUpward, resolveThresholds, type ThresholdSource } from './alarm-rules.js';
 import { ContactNotifier, smsProviderFor } from './alarm-notify.js';
 import { PUSH_TOPICS, enqueuePush } from '../modules/push/outbox.js';
 
@@ -109,7 +109,9 @@ export class AlarmEngine {
     const { bus } = this.deps;
     this.unsubscribe.push(
       bus.subscribe<AlarmEvent>(TOPICS.alarm, (e) => this.track(this.onDeviceAlarm(e))),
-      bus.subscribe<HealthEvent>(TOPICS.health, (e) => this.track(this.onHealth(e))),
+      bus.subscribe<HealthEvent>(TOPICS.health, (e) => {
+        if (hasCheckedMeasure(e.health)) this.track(this.onHealth(e));
+      }),
       bus.subscribe(ALARM_TOPICS.typesChanged, () => this.track(this.loadTypes()), { cluster: true }),
       bus.subscribe(ALARM_TOPICS.thresholdsChanged, () => this.thresholds.clear(), { cluster: true }),
       ...this.sources.map((s) => s.subscribe((t) => this.track(this.onTransition(s.scope, t)))),
@@ -162,6 +164,8 @@ export class AlarmEngine {
   }
 
   async onHealth(e: HealthEvent): Promise<RaisedAlarm[]> {
+    // Most readings (step counts with every heartbeat) have nothing a threshold applies to.
+    if (!hasCheckedMeasure(e.health)) return [];
     const device: DeviceInfo = { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath };
     const { th } = await this.thresholdsFor(device);
     const out: RaisedAlarm[] = [];

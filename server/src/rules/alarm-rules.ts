@@ -58,6 +58,11 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
  * it is an alarm. Systolic and diastolic share one alarm type per direction (systolic checked
  * first, it is the one clinicians read first).
  */
+/** Whether a reading holds any measure a threshold applies to (steps or calories alone do not). */
+export function hasCheckedMeasure(reading: HealthReading): boolean {
+  return [reading.heartRate, reading.systolic, reading.diastolic, reading.bodyTemp, reading.wristTemp, reading.bloodOxygen].some(isNum);
+}
+
 export function evaluateHealth(reading: HealthReading, th: HealthThresholds): HealthViolation[] {
   const out: HealthViolation[] = [];
   const check = (measure: Measure, value: number | undefined, min: number | null, max: number | null, high: number | null, low: number | null) => {

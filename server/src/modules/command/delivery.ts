@@ -64,11 +64,61 @@ export async function sendOn(deps: AppDeps, session: DeviceSession, row: QueuedR
 }
 
 /** Sends every command queued for the device of a session that just identified itself. */
+/**
+ * The queued commands of devices that just connected, asked for together: after a restart thousands
+ * of devices identify themselves within seconds, and that costs a few queries instead of one each.
+ */
+class QueuedLookup {
+  private waiting = new Map<number, { resolve: (rows: QueuedRow[]) => void; reject: (err: Error) => void }[]>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly database: AppDeps['database']) {}
+
+  forDevice(deviceId: number): Promise<QueuedRow[]> {
+    return new Promise((resolve, reject) => {
+      const list = this.waiting.get(deviceId);
+      if (list) list.push({ resolve, reject });
+      else this.waiting.set(deviceId, [{ resolve, reject }]);
+      if (this.waiting.size >= 1000) this.run();
+      else this.timer ??= setTimeout(() => this.run(), 5);
+    });
+  }
+
+  private run(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.waiting;
+    this.waiting = new Map();
+    if (!batch.size) return;
+    this.database
+      .query<QueuedRow & { deviceId: number }>(
+        `SELECT device_id AS "deviceId", id, code, params FROM commands
+          WHERE device_id IN (SELECT (json_array_elements_text($1::json))::int) AND status = 'queued' ORDER BY id`,
+        [JSON.stringify([...batch.keys()])],
+      )
+      .then(
+        (rows) => {
+          const by = new Map<number, QueuedRow[]>();
+          for (const { deviceId, ...row } of rows) {
+            const list = by.get(deviceId);
+            if (list) list.push(row);
+            else by.set(deviceId, [row]);
+          }
+          for (const [id, waiters] of batch) for (const w of waiters) w.resolve(by.get(id) ?? []);
+        },
+        (err: Error) => {
+          for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
+        },
+      );
+  }
+}
+
+const lookups = new WeakMap<AppDeps['database'], QueuedLookup>();
+
 export async function deliverQueued(deps: AppDeps, session: DeviceSession): Promise<void> {
-  const rows = await deps.database.query<QueuedRow>(
-    `SELECT id, code, params FROM commands WHERE device_id = $1 AND status = 'queued' ORDER BY id`,
-    [session.deviceId],
-  );
+  let lookup = lookups.get(deps.database);
+  if (!lookup) lookups.set(deps.database, (lookup = new QueuedLookup(deps.database)));
+  const rows = await lookup.forDevice(session.deviceId);
   for (const row of rows) {
     if (!session.open) return;
     await sendOn(deps, session, row);

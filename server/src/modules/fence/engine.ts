@@ -22,18 +22,30 @@ interface DeviceFences {
 
 export class FenceEngine {
   private devices = new Map<number, Promise<DeviceFences>>();
+  /**
+   * Devices that may have fences (loaded at start, joined by any device whose fences change, left
+   * by one found to have none). Positions of the others cost nothing: no query on first contact,
+   * no promise per position. Null until loaded: then every device is looked up.
+   */
+  private mayHaveFences: Set<number> | null = null;
   /** Positions of one device are evaluated in order. */
   private chains = new Map<number, Promise<void>>();
   private unsubscribe: (() => void)[] = [];
 
   constructor(private readonly deps: AppDeps) {}
 
-  start() {
+  async start() {
     this.unsubscribe.push(
       this.deps.bus.subscribe<PositionEvent>(TOPICS.position, (e) => this.enqueue(e)),
-      this.deps.bus.subscribe<{ deviceId: number }>(FENCES_CHANGED_TOPIC, (e) => this.forget(e.deviceId)),
-      this.deps.bus.subscribe<DeviceChangedEvent>(TOPICS.changed, (e) => e.deviceId && this.forget(e.deviceId)),
+      // Fences are edited in whichever process serves the console: hear every process.
+      this.deps.bus.subscribe<{ deviceId: number }>(FENCES_CHANGED_TOPIC, (e) => this.forget(e.deviceId), { cluster: true }),
+      this.deps.bus.subscribe<DeviceChangedEvent>(TOPICS.changed, (e) => e.deviceId && this.forget(e.deviceId), { cluster: true }),
     );
+    const fenced = await rows<{ device_id: number }>(this.deps.database.db, sql`SELECT DISTINCT device_id FROM device_fences`);
+    const set = new Set(fenced.map((r) => Number(r.device_id)));
+    // Fences changed while the list loaded: keep those devices in.
+    for (const id of this.devices.keys()) set.add(id);
+    this.mayHaveFences = set;
   }
 
   stop() {
@@ -43,6 +55,7 @@ export class FenceEngine {
 
   forget(deviceId: number) {
     this.devices.delete(deviceId);
+    this.mayHaveFences?.add(deviceId);
   }
 
   /** Resolves when every position received so far has been evaluated. */
@@ -52,6 +65,7 @@ export class FenceEngine {
 
   enqueue(e: PositionEvent) {
     if (e.lat === null || e.lon === null || !Number.isFinite(e.lat) || !Number.isFinite(e.lon) || e.valid === false) return;
+    if (this.mayHaveFences && !this.mayHaveFences.has(e.deviceId) && !this.chains.has(e.deviceId)) return;
     const prev = this.chains.get(e.deviceId) ?? Promise.resolve();
     const next = prev
       .then(() => this.evaluate(e))
@@ -77,6 +91,7 @@ export class FenceEngine {
             state.set(s.fence_id, { inside: s.inside, time: new Date(s.time).getTime() });
           }
         }
+        if (fences.length === 0 && this.devices.get(deviceId) === p) this.mayHaveFences?.delete(deviceId);
         return {
           fences: fences.map((f) => ({
             id: f.id,
@@ -128,7 +143,7 @@ export const fenceService: Service = {
   roles: ['worker'],
   async start(deps) {
     const engine = new FenceEngine(deps);
-    engine.start();
+    await engine.start();
     fenceEngines.set(deps, engine);
     return async () => {
       await engine.stop();
