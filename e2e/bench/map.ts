@@ -130,6 +130,8 @@ const render = (await page.evaluate(`(async () => {
 const firstRender = render.rendered - render.requested;
 console.log(`first full render: ${firstRender.toFixed(0)} ms (data ${(render.received - render.requested).toFixed(0)} ms, drawing ${(render.rendered - render.received).toFixed(0)} ms)`);
 await loadTrace?.();
+if (process.env.BENCH_DEBUG)
+  console.log(await page.evaluate(`performance.getEntriesByType('mark').filter((m) => m.name.startsWith('wt-')).map((m) => m.name + ' ' + Math.round(m.startTime)).join('\\n')`));
 
 // 5 000 moves a second, in ten bursts, from a rotating window of devices.
 let cursor = 0;

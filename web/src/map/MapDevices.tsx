@@ -58,13 +58,17 @@ export interface MapDevicesProps {
   showLabels?: boolean;
   /** Blink devices in SOS (the user's SOS animation switch). */
   sosAnimation?: boolean;
+  /** The devices of a full list are drawn (the map is idle with them). */
+  onRendered?: () => void;
 }
 
-export function MapDevices({ store = liveDevices, selectedId = null, onSelect, showLabels = true, sosAnimation = true }: MapDevicesProps) {
+export function MapDevices({ store = liveDevices, selectedId = null, onSelect, showLabels = true, sosAnimation = true, onRendered }: MapDevicesProps) {
   const { current: ref } = useMap();
   const provider = useMapSettings((s) => s.provider);
   const onSelectRef = useRef(onSelect);
   onSelectRef.current = onSelect;
+  const onRenderedRef = useRef(onRendered);
+  onRenderedRef.current = onRendered;
   const showLabelsRef = useRef(showLabels);
   showLabelsRef.current = showLabels;
   const layerRef = useRef<DeviceLayer | null>(null);
@@ -113,7 +117,10 @@ export function MapDevices({ store = liveDevices, selectedId = null, onSelect, s
     };
     const markRendered = () => {
       firstPending = false;
-      map.once('idle', () => performance.mark('wt-devices-rendered'));
+      map.once('idle', () => {
+        performance.mark('wt-devices-rendered');
+        onRenderedRef.current?.();
+      });
     };
     worker.onmessage = (e: MessageEvent<ClusterResponse>) => {
       const m = e.data;
@@ -140,6 +147,8 @@ export function MapDevices({ store = liveDevices, selectedId = null, onSelect, s
       firstPending = true;
       firstSeq = seq + 1;
       if (clustered(map)) {
+        // Nothing until the clusters are in: 50 000 single sprites would cost more than the wait.
+        layer.setClusters({ clusters: new Float64Array(0), singles: new Uint32Array(0) });
         busy = false;
         request();
       } else {

@@ -1,7 +1,7 @@
 // The map every map page uses: MapLibre through react-map-gl, the offline base layer under the
 // chosen tiles, and zoom buttons that say when a zoom limit is reached. Feature layers are its
 // children (MapDevices, MapTrack ...), each owning its own sources and layers.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { App, Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import Map, { useMap, type MapRef, type ViewState } from 'react-map-gl/maplibre';
@@ -10,7 +10,7 @@ import MinusOutlined from '@ant-design/icons/es/icons/MinusOutlined';
 import type { GeoJSONSource, RasterTileSource } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import './worker';
-import { baseStyle, OFFLINE_PALETTE, offlineShapes, TILE_SOURCES } from './baseStyle';
+import { BASE_SHAPES, baseStyle, OFFLINE_PALETTE, TILE_SOURCES } from './baseStyle';
 import { useMapSettings } from './settings';
 import './map.css';
 
@@ -18,24 +18,31 @@ export const MIN_ZOOM = 2;
 export const MAX_ZOOM = 18;
 
 /** Applies the base layer settings to the fixed base style. */
-function BaseLayers() {
+function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
   const { current: map } = useMap();
   const { provider, mode, normalUrl, satelliteUrl } = useMapSettings();
 
+  // The light shapes first when the page holds the detailed ones back (to draw its own layers
+  // first), then the detailed ones once the map is idle.
+  const shapes = useRef<'light' | 'detailed' | null>(null);
   useEffect(() => {
     const m = map?.getMap();
     if (!m) return;
-    let cancelled = false;
-    void offlineShapes().then(({ land, borders, coast }) => {
-      if (cancelled) return;
-      (m.getSource('base-land') as GeoJSONSource | undefined)?.setData(land);
-      (m.getSource('base-borders') as GeoJSONSource | undefined)?.setData({ type: 'Feature', geometry: borders, properties: {} });
-      (m.getSource('base-coast') as GeoJSONSource | undefined)?.setData({ type: 'Feature', geometry: coast, properties: {} });
-    });
-    return () => {
-      cancelled = true;
+    const set = (level: 'light' | 'detailed') => {
+      shapes.current = level;
+      for (const [id, url] of Object.entries(BASE_SHAPES[level]())) (m.getSource(id) as GeoJSONSource | undefined)?.setData(url);
     };
-  }, [map]);
+    if (holdDetail) {
+      if (!shapes.current) set('light');
+      return;
+    }
+    if (!shapes.current) return set('detailed');
+    if (shapes.current === 'detailed') return;
+    const upgrade = () => set('detailed');
+    if (m.loaded()) upgrade();
+    else m.once('idle', upgrade);
+    return () => void m.off('idle', upgrade);
+  }, [map, holdDetail]);
 
   useEffect(() => {
     const m = map?.getMap();
@@ -84,14 +91,18 @@ export interface MapViewProps {
   id: string;
   initialViewState?: Partial<ViewState>;
   children?: ReactNode;
+  /** The map's style is loaded: feature layers can be added, the camera moved. */
   onLoad?: (map: MapRef) => void;
   /** The container is visible again (kept-alive pages): the canvas must take its size. */
   visibleKey?: unknown;
+  /** Keep the light base shapes until false (a page drawing a heavy layer first). */
+  holdDetail?: boolean;
 }
 
-export function MapView({ id, initialViewState, children, onLoad, visibleKey }: MapViewProps) {
+export function MapView({ id, initialViewState, children, onLoad, visibleKey, holdDetail }: MapViewProps) {
   const style = useMemo(() => baseStyle(), []);
-  // Feature layers add sources and layers: only once the style has loaded.
+  // Feature layers add sources and layers: only once the style has loaded (not waiting for its
+  // sources, so the page's layers and the base shapes load side by side).
   const [ready, setReady] = useState(false);
   return (
     <div className="wt-map" data-map={id}>
@@ -103,7 +114,9 @@ export function MapView({ id, initialViewState, children, onLoad, visibleKey }: 
         maxZoom={MAX_ZOOM}
         dragRotate={false}
         attributionControl={{ compact: true }}
-        onLoad={(e) => {
+        // The style is in: layers can be added (the base shapes may still be loading).
+        onStyleData={(e) => {
+          if (ready) return;
           setReady(true);
           onLoad?.(e.target as unknown as MapRef);
         }}
@@ -111,7 +124,7 @@ export function MapView({ id, initialViewState, children, onLoad, visibleKey }: 
       >
         {ready && (
           <>
-            <BaseLayers />
+            <BaseLayers holdDetail={holdDetail} />
             <ResizeOnShow visibleKey={visibleKey} />
             <ZoomButtons />
             {children}

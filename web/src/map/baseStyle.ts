@@ -2,6 +2,7 @@
 // optional raster tiles. Everything is in one fixed style and switched by visibility, so changing
 // the base layer never drops the feature layers the map components added.
 import type { StyleSpecification } from 'maplibre-gl';
+import { borders, borders110, coast, coast110, land, land110 } from 'virtual:base-shapes';
 import type { MapMode, TileProvider } from './settings';
 
 export const OFFLINE_PALETTE = {
@@ -25,11 +26,23 @@ export const TILE_SOURCES: Record<Exclude<TileProvider, 'offline'>, Record<MapMo
 
 export const EMPTY = { type: 'FeatureCollection', features: [] } as GeoJSON.FeatureCollection;
 
+const absolute = (url: string) => new URL(url, location.href).href;
+
+/**
+ * URLs of the offline shapes by source, fetched and parsed by the map's worker (never by the page):
+ * light (world-atlas 110m) for a quick first paint, detailed (50m) once the page's own layers are drawn.
+ */
+export const BASE_SHAPES = {
+  light: () => ({ 'base-land': absolute(land110), 'base-borders': absolute(borders110), 'base-coast': absolute(coast110) }),
+  detailed: () => ({ 'base-land': absolute(land), 'base-borders': absolute(borders), 'base-coast': absolute(coast) }),
+};
+
 export function baseStyle(): StyleSpecification {
   const p = OFFLINE_PALETTE.normal;
   return {
     version: 8,
     sources: {
+      // Filled once the map is loaded (BASE_SHAPES), so that the first paint waits for no shapes.
       'base-land': { type: 'geojson', data: EMPTY },
       'base-borders': { type: 'geojson', data: EMPTY },
       'base-coast': { type: 'geojson', data: EMPTY },
@@ -52,7 +65,7 @@ export function baseStyle(): StyleSpecification {
 
 let shapes: Promise<{ land: GeoJSON.FeatureCollection; borders: GeoJSON.MultiLineString; coast: GeoJSON.MultiLineString }> | undefined;
 
-/** Country shapes, converted from TopoJSON once and loaded on demand (a separate chunk). */
+/** Country shapes as GeoJSON objects (the dashboard's chart), converted from TopoJSON once and loaded on demand (a separate chunk). */
 export function offlineShapes() {
   shapes ??= Promise.all([import('world-atlas/countries-50m.json'), import('topojson-client')]).then(([atlas, topo]) => {
     const world = (atlas.default ?? atlas) as unknown as import('topojson-specification').Topology;

@@ -97,20 +97,27 @@ export class DeviceStore {
     this.schedule();
   }
 
-  /** Changes are handed out once per animation frame, however many batches arrived. */
+  /** Changes are handed out once per animation frame, however many batches arrived; a full list at once. */
   private schedule(): void {
+    // The map starts on a full list while the page renders.
+    if (this.pendingAll) return this.flush();
     if (this.scheduled) return;
     this.scheduled = true;
     const run = () => {
       this.scheduled = false;
-      const changed: Set<number> | 'all' = this.pendingAll ? 'all' : this.pending;
-      this.pending = new Set();
-      this.pendingAll = false;
-      this.version++;
-      for (const l of this.listeners) l(changed);
+      this.flush();
     };
     if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(run);
     else setTimeout(run, 16);
+  }
+
+  private flush(): void {
+    if (!this.pendingAll && !this.pending.size) return;
+    const changed: Set<number> | 'all' = this.pendingAll ? 'all' : this.pending;
+    this.pending = new Set();
+    this.pendingAll = false;
+    this.version++;
+    for (const l of this.listeners) l(changed);
   }
 }
 

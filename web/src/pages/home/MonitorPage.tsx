@@ -4,6 +4,7 @@ import { App, Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { MapRef } from 'react-map-gl/maplibre';
 import gcoord from 'gcoord';
+import { BIG_DATA_FIELDS } from '@wt/contract';
 import MenuFoldOutlined from '@ant-design/icons/es/icons/MenuFoldOutlined';
 import MenuUnfoldOutlined from '@ant-design/icons/es/icons/MenuUnfoldOutlined';
 import { call } from '../../api/client';
@@ -27,8 +28,19 @@ export default function MonitorPage() {
   const [selected, setSelected] = useState<number | null>(null);
   const [panelOpen, setPanelOpen] = useState(true);
   const [loaded, setLoaded] = useState(false);
+  // The base map's detailed shapes wait until the devices are drawn.
+  const [drawn, setDrawn] = useState(false);
   const map = useRef<MapRef | null>(null);
   const fitted = useRef(false);
+
+  // First view: all devices in sight, once both the list and the map are there.
+  const fit = useCallback((located: [number, number][]) => {
+    const m = map.current;
+    if (!m || fitted.current || !located.length) return;
+    const box = boundsOf(located);
+    fitted.current = true;
+    if (box) m.fitBounds(box, { padding: 60, maxZoom: 13, duration: 0 });
+  }, []);
 
   const load = useCallback(async () => {
     try {
@@ -36,27 +48,21 @@ export default function MonitorPage() {
       performance.mark('wt-devices-requested');
       const r = await call('/device/devicesByUserIdPageColorBigData', {});
       performance.mark('wt-devices-received');
+      // The view is fitted before the map draws the devices, so they are clustered once, for it.
+      const lat = BIG_DATA_FIELDS.indexOf('Lat');
+      const lon = BIG_DATA_FIELDS.indexOf('Lon');
+      fit(r.Rows.flatMap((row) => (typeof row[lat] === 'number' && typeof row[lon] === 'number' ? [[row[lon], row[lat]] as [number, number]] : [])));
       liveDevices.load(r.Rows);
       setLoaded(true);
     } catch {
       void message.error(t('loadFailed'));
     }
-  }, [message, t]);
+  }, [message, t, fit]);
 
   useEffect(() => {
     void load();
     return onRefresh(() => void load());
   }, [load]);
-
-  // First view: all devices in sight.
-  useEffect(() => {
-    const m = map.current;
-    if (!loaded || !m || fitted.current) return;
-    const located = [...liveDevices.records.values()].flatMap((r) => (r.lat === null || r.lon === null ? [] : [[r.lon, r.lat] as [number, number]]));
-    const box = boundsOf(located);
-    fitted.current = true;
-    if (box) m.fitBounds(box, { padding: 60, maxZoom: 13, duration: 0 });
-  }, [loaded]);
 
   const select = useCallback(
     (id: number) => {
@@ -73,13 +79,22 @@ export default function MonitorPage() {
     <div className="wt-monitor" data-testid="monitor" data-loaded={loaded ? '1' : '0'}>
       {panelOpen && <DevicePanel store={liveDevices} selectedId={selected} onSelect={select} />}
       <div className="wt-monitor-map">
-        <MapView id="monitor" onLoad={(m) => (map.current = m)} visibleKey={panelOpen}>
+        <MapView
+          id="monitor"
+          onLoad={(m) => {
+            map.current = m;
+            fit([...liveDevices.records.values()].flatMap((r) => (r.lat === null || r.lon === null ? [] : [[r.lon, r.lat] as [number, number]])));
+          }}
+          visibleKey={panelOpen}
+          holdDetail={!drawn}
+        >
           <MapDevices
             store={liveDevices}
             selectedId={selected}
             onSelect={select}
             showLabels={info?.isShowMapLabel === 1}
             sosAnimation={info?.switchAnimation === 1}
+            onRendered={() => setDrawn(true)}
           />
         </MapView>
         <Tooltip title={panelOpen ? t('panel.hide') : t('panel.show')}>
