@@ -254,21 +254,18 @@ function decodeParsed(f: WatchFrame): DecodeResult {
     const loc = parseWatchLocation(f.body);
     if (!loc) return res;
     const alarms = watchAlarms(loc.status);
-    const msg: DeviceMessage = {
-      ...base(f, alarms.length ? 'alarm' : 'position'),
-      time: loc.time,
-    };
+    // The most frequent message of all: one literal, no spread.
+    const status: NonNullable<DeviceMessage['status']> = {};
+    if (loc.battery !== undefined) status.battery = loc.battery;
+    if (loc.signal !== undefined) status.signal = loc.signal;
+    if (loc.steps !== undefined) status.steps = loc.steps;
+    if (loc.tumbles !== undefined) status.tumbles = loc.tumbles;
+    const msg: DeviceMessage = { deviceId: f.id, protocol: 'watch', kind: alarms.length ? 'alarm' : 'position', type: f.type, time: loc.time, status, attributes: { status: loc.status } };
     if (loc.fix) msg.fix = loc.fix;
     if (loc.cells) msg.cells = loc.cells;
     if (loc.wifi) msg.wifi = loc.wifi;
-    msg.status = {};
-    if (loc.battery !== undefined) msg.status.battery = loc.battery;
-    if (loc.signal !== undefined) msg.status.signal = loc.signal;
-    if (loc.steps !== undefined) msg.status.steps = loc.steps;
-    if (loc.tumbles !== undefined) msg.status.tumbles = loc.tumbles;
     if (alarms.length) msg.alarms = alarms;
     if (upper === 'UD2') msg.buffered = true;
-    msg.attributes = { status: loc.status };
     res.messages.push(msg);
     return res;
   }

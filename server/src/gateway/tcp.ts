@@ -87,22 +87,15 @@ abstract class Connection implements DeviceSession {
     }
     this.pending++;
     if (this.pending >= MAX_PENDING_FRAMES) this.socket.pause();
-    ingest
-      .ingest(res.messages, this.source)
-      .then(
-        (r) => {
-          if (r.stored === 0) return; // unknown device: no acknowledgement
-          if (res.reply) this.write(res.reply);
-          if (r.device && r.device.id !== this.ref?.id) this.identified(r.device);
-        },
-        () => {
-          // The batch failed to commit: no acknowledgement, the device sends again.
-        },
-      )
-      .finally(() => {
-        this.pending--;
-        if (this.pending < MAX_PENDING_FRAMES && this.socket.isPaused() && !this.socket.destroyed) this.socket.resume();
-      });
+    ingest.submit(res.messages, this.source, (err, r) => {
+      this.pending--;
+      if (this.pending < MAX_PENDING_FRAMES && this.socket.isPaused() && !this.socket.destroyed) this.socket.resume();
+      // A batch that failed to commit is not acknowledged: the device sends again. Nor is a
+      // message of an unknown device.
+      if (err || !r || r.stored === 0) return;
+      if (res.reply) this.write(res.reply);
+      if (r.device && r.device.id !== this.ref?.id) this.identified(r.device);
+    });
   }
 
   private identified(ref: DeviceRef): void {

@@ -123,19 +123,38 @@ export class Ingest {
    * Stores decoded messages and resolves once they are committed. Messages of unknown devices are
    * counted and skipped; the rest are written together.
    */
-  async ingest(messages: DeviceMessage[], source: Source): Promise<IngestResult> {
+  ingest(messages: DeviceMessage[], source: Source): Promise<IngestResult> {
+    return new Promise((resolve, reject) => this.submit(messages, source, (err, result) => (err ? reject(err) : resolve(result!))));
+  }
+
+  /**
+   * ingest() with a callback, called once after the commit (or the failure). Devices found in the
+   * directory's memory are resolved at once: a TCP frame then costs no promise at all.
+   */
+  submit(messages: DeviceMessage[], source: Source, done: (err: Error | null, result?: IngestResult) => void): void {
+    for (const msg of messages) {
+      if (this.directory.cached(msg.deviceId) !== undefined) continue;
+      // Some device is not in memory: look them all up first (each lookup is remembered).
+      Promise.all(messages.map((m) => this.directory.resolve(m.deviceId, m.protocol))).then(
+        () => this.store(messages, source, done),
+        (err: Error) => done(err),
+      );
+      return;
+    }
+    this.store(messages, source, done);
+  }
+
+  private store(messages: DeviceMessage[], source: Source, done: (err: Error | null, result?: IngestResult) => void): void {
     const receivedAt = Date.now();
     const receivedIso = new Date(receivedAt).toISOString();
     this.metrics.received += messages.length;
     const items: WriteItem[] = [];
     const unknown: string[] = [];
     for (const msg of messages) {
-      // Always through the directory (a map lookup when cached), so an owner change published on
-      // the bus applies to connections that are already open.
-      let ref: DeviceRef | undefined;
-      let r = this.directory.cached(msg.deviceId);
-      if (r === undefined) r = await this.directory.resolve(msg.deviceId, msg.protocol);
-      if (r && (!source.scopePath || r.accountPath.startsWith(source.scopePath))) ref = r;
+      // Always through the directory (a map lookup), so an owner change published on the bus
+      // applies to connections that are already open.
+      const r = this.directory.cached(msg.deviceId);
+      const ref = r && (!source.scopePath || r.accountPath.startsWith(source.scopePath)) ? r : null;
       if (!ref) {
         this.noteUnknown(msg.deviceId, source);
         unknown.push(msg.deviceId);
@@ -143,8 +162,9 @@ export class Ingest {
       }
       items.push({ ref, msg, receivedAt, receivedIso, mode: source.mode });
     }
-    if (items.length) await this.writer.write(items);
-    return { stored: items.length, unknown, device: items[items.length - 1]?.ref };
+    const result: IngestResult = { stored: items.length, unknown, device: items[items.length - 1]?.ref };
+    if (!items.length) return done(null, result);
+    this.writer.submit(items, (err) => (err ? done(err) : done(null, result)));
   }
 
   noteUnknown(identity: string, source: Source): void {

@@ -26,8 +26,8 @@ export interface WriteItem {
 
 interface Group {
   items: WriteItem[];
-  resolve: () => void;
-  reject: (err: Error) => void;
+  /** Called once, after the group's batch committed (no error) or failed. */
+  done: (err: Error | null) => void;
 }
 
 /** What a committed batch produced, for the events published after the commit. */
@@ -123,13 +123,16 @@ export class BatchWriter {
   }
 
   write(items: WriteItem[]): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('writer closed'));
-    if (items.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.queue.push({ items, resolve, reject });
-      this.queuedRows += items.length;
-      this.schedule();
-    });
+    return new Promise((resolve, reject) => this.submit(items, (err) => (err ? reject(err) : resolve())));
+  }
+
+  /** write() with a callback: the path of every device frame, where a promise per frame shows. */
+  submit(items: WriteItem[], done: (err: Error | null) => void): void {
+    if (this.closed) return done(new Error('writer closed'));
+    if (items.length === 0) return done(null);
+    this.queue.push({ items, done });
+    this.queuedRows += items.length;
+    this.schedule();
   }
 
   /** Writes what is queued and waits for every batch to finish. */
@@ -201,16 +204,28 @@ export class BatchWriter {
       this.metrics.committed += rows;
       this.metrics.positions += batch.positions;
       if (rows > this.metrics.maxBatchRows) this.metrics.maxBatchRows = rows;
-      for (const g of groups) g.resolve();
       try {
         this.opts.onCommitted(batch);
       } catch (err) {
         this.log.error({ err }, 'publishing committed messages failed');
       }
+      // Then the acknowledgements (the events of what they acknowledge are out first).
+      this.settle(groups, null);
     } catch (err) {
       this.metrics.failed += rows;
       this.log.error({ err, rows }, 'batch write failed: its devices are not acknowledged and will resend');
-      for (const g of groups) g.reject(err as Error);
+      this.settle(groups, err as Error);
+    }
+  }
+
+  /** Tells each group's caller how its batch went; a caller that throws does not touch the others. */
+  private settle(groups: Group[], err: Error | null): void {
+    for (const g of groups) {
+      try {
+        g.done(err);
+      } catch (e) {
+        this.log.error({ err: e }, 'a batch caller failed on its result');
+      }
     }
   }
 
