@@ -67,7 +67,8 @@ describe.each(databases())('device commands on %s', (kind) => {
       await dev.untilText(`[3G*${imei}*0004*FIND]`);
       const h = await eventually(async () => {
         const items = (await history(admin, imei)).Items;
-        return items[0]?.Status === 'sent' ? items : undefined;
+        // The claim (status sent) is written before the bytes, the encoded text right after them.
+        return items[0]?.Status === 'sent' && items[0]?.Encoded ? items : undefined;
       });
       expect(h[0].Encoded).toBe(`[3G*${imei}*0004*FIND]`);
       expect(h[0].SentAt).toBeTruthy();
