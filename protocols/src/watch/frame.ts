@@ -130,6 +130,8 @@ export interface FramerOutput {
  */
 export class WatchFramer {
   private buf: Buffer = Buffer.alloc(0);
+  /** Whether the frame findEnd just measured holds an escape (then it is copied, unescaped). */
+  private escaped = false;
   readonly maxBuffer: number;
 
   constructor(opts: FramerOptions = {}) {
@@ -140,10 +142,14 @@ export class WatchFramer {
     return this.buf.length;
   }
 
+  /**
+   * Frames without escapes are views of the chunk's memory (no copy); use them before the chunk is
+   * written to again.
+   */
   push(chunk: Uint8Array): FramerOutput {
     const frames: Buffer[] = [];
     let skipped = 0;
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : Buffer.from(chunk);
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     for (;;) {
       const start = this.buf.indexOf(OPEN);
       if (start < 0) {
@@ -171,7 +177,7 @@ export class WatchFramer {
         continue;
       }
       const raw = this.buf.subarray(0, end + 1);
-      frames.push(Buffer.concat([raw.subarray(0, header.contentStart), unescapeWatch(raw.subarray(header.contentStart))]));
+      frames.push(this.escaped ? Buffer.concat([raw.subarray(0, header.contentStart), unescapeWatch(raw.subarray(header.contentStart))]) : raw);
       this.buf = this.buf.subarray(end + 1);
     }
     let overflow = false;
@@ -194,13 +200,16 @@ export class WatchFramer {
     const b = this.buf;
     let decoded = 0;
     let i = h.contentStart;
+    this.escaped = false;
     while (i < b.length) {
       if (decoded === h.length) {
         if (b[i] === CLOSE) return i;
         // LEN disagrees with the data: fall back to the first bare `]`.
         const close = b.indexOf(CLOSE, h.contentStart);
-        if (close >= 0) return close;
-        return 'more';
+        if (close < 0) return 'more';
+        // Bytes past i were not scanned for escapes: unescape the whole content.
+        this.escaped = true;
+        return close;
       }
       const c = b[i];
       if (c === CLOSE) {
@@ -214,7 +223,10 @@ export class WatchFramer {
         const nh = parseWatchHeader(b, i);
         if (nh !== null && nh !== 'more') return null;
       }
-      if (c === ESC && i + 1 < b.length && b[i + 1] >= 1 && b[i + 1] <= 5) i += 2;
+      if (c === ESC && i + 1 < b.length && b[i + 1] >= 1 && b[i + 1] <= 5) {
+        i += 2;
+        this.escaped = true;
+      }
       else if (c === ESC && i + 1 >= b.length) return 'more';
       else i += 1;
       decoded++;

@@ -230,12 +230,7 @@ export class Ingest {
 
   private committed(batch: CommittedBatch): void {
     const bus = this.deps.bus;
-    const cameOnline = new Map<number, WriteItem>();
-    const firstItem = new Map<number, WriteItem>();
-    for (const it of batch.items) {
-      this.refs.set(it.ref.id, it.ref);
-      if (!firstItem.has(it.ref.id)) firstItem.set(it.ref.id, it);
-    }
+    const cameOnline = new Map<number, WriteItem | undefined>();
     for (const [id, d] of batch.deltas) {
       let live = this.live.get(id);
       if (!live) {
@@ -244,10 +239,16 @@ export class Ingest {
       } else mergeDelta(live, d);
       if (!live.online) {
         live.online = true;
-        cameOnline.set(id, firstItem.get(id)!);
+        cameOnline.set(id, undefined);
       }
     }
+    for (const it of batch.items) {
+      const id = it.ref.id;
+      if (this.refs.get(id) !== it.ref) this.refs.set(id, it.ref);
+      if (cameOnline.size && cameOnline.has(id) && !cameOnline.get(id)) cameOnline.set(id, it);
+    }
     for (const it of cameOnline.values()) {
+      if (!it) continue;
       const live = this.live.get(it.ref.id)!;
       const e: StatusEvent = { ...this.base(it.ref, it), online: true, connectionMode: live.mode };
       if (live.battery !== undefined) e.status = { battery: live.battery, ...(live.signal !== undefined ? { signal: live.signal } : {}) };
@@ -255,20 +256,20 @@ export class Ingest {
     }
     for (const it of batch.items) {
       const { msg, ref } = it;
-      const base = this.base(ref, it);
       if (msg.fix || msg.cells?.length || msg.wifi?.length) {
         const f = msg.fix;
+        const receivedAt = (it.receivedIso ??= new Date(it.receivedAt).toISOString());
         // One literal of one shape for every position (absent values stay undefined and are
         // dropped when the event is serialised): the hottest object of the pipeline.
         const e: PositionEvent = {
-          deviceId: base.deviceId,
-          imei: base.imei,
-          name: base.name,
-          accountId: base.accountId,
-          accountPath: base.accountPath,
-          protocol: base.protocol,
-          time: base.time,
-          receivedAt: base.receivedAt,
+          deviceId: ref.id,
+          imei: ref.imei,
+          name: ref.name,
+          accountId: ref.accountId,
+          accountPath: ref.accountPath,
+          protocol: msg.protocol,
+          time: it.timeIso ?? receivedAt,
+          receivedAt,
           lat: f?.lat ?? null,
           lon: f?.lon ?? null,
           valid: f?.valid ?? false,
@@ -284,17 +285,20 @@ export class Ingest {
         };
         bus.publish(TOPICS.position, e);
       } else if (msg.status && (msg.kind === 'heartbeat' || msg.kind === 'alarm')) {
-        const e: StatusEvent = { ...base, online: true, connectionMode: it.mode, status: msg.status };
+        const e: StatusEvent = { ...this.base(ref, it), online: true, connectionMode: it.mode, status: msg.status };
         bus.publish(TOPICS.status, e);
       }
-      if (msg.health && Object.keys(msg.health).length) bus.publish(TOPICS.health, { ...base, health: msg.health } satisfies HealthEvent);
-      const ids = batch.alarmIds.get(it) ?? [];
-      (msg.alarms ?? []).forEach((alarm, i) => {
-        const e: AlarmEvent = { ...base, alarm, eventId: ids[i]! };
-        if (msg.fix) Object.assign(e, { lat: msg.fix.lat, lon: msg.fix.lon, valid: msg.fix.valid });
-        bus.publish(TOPICS.alarm, e);
-      });
-      if (msg.beacon) bus.publish(TOPICS.beacon, { ...base, beacon: msg.beacon } satisfies BeaconEvent);
+      if (msg.health && Object.keys(msg.health).length) bus.publish(TOPICS.health, { ...this.base(ref, it), health: msg.health } satisfies HealthEvent);
+      if (msg.alarms?.length) {
+        const ids = batch.alarmIds.get(it) ?? [];
+        const base = this.base(ref, it);
+        msg.alarms.forEach((alarm, i) => {
+          const e: AlarmEvent = { ...base, alarm, eventId: ids[i]! };
+          if (msg.fix) Object.assign(e, { lat: msg.fix.lat, lon: msg.fix.lon, valid: msg.fix.valid });
+          bus.publish(TOPICS.alarm, e);
+        });
+      }
+      if (msg.beacon) bus.publish(TOPICS.beacon, { ...this.base(ref, it), beacon: msg.beacon } satisfies BeaconEvent);
     }
     for (const a of batch.answered) {
       const { ref } = a.item;

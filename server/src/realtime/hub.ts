@@ -102,6 +102,8 @@ export class RealtimeHub {
   private onPosition(e: PositionEvent): void {
     // A buffered upload is history: it must not move the device on the live map.
     if (e.buffered || e.lat === null || e.lon === null) return;
+    // No console open in this process: nothing to build.
+    if (this.byPath.size === 0) return;
     const change: LiveDevice = { i: e.deviceId, la: e.lat, lo: e.lon, t: Date.parse(e.time), ls: Date.parse(e.receivedAt), on: true };
     if (e.speed !== undefined) change.sp = e.speed;
     if (e.course !== undefined) change.co = e.course;
@@ -112,6 +114,7 @@ export class RealtimeHub {
   }
 
   private onStatus(e: StatusEvent): void {
+    if (this.byPath.size === 0) return;
     const change: LiveDevice = { i: e.deviceId, on: e.online, ls: Date.parse(e.receivedAt) };
     if (e.connectionMode) change.m = e.connectionMode;
     if (e.status?.battery !== undefined) change.b = e.status.battery;
