@@ -196,6 +196,7 @@ async function traceUpdates(view: string) {
 
 const overview = await traceUpdates('whole country, clustered');
 console.log(overview);
+await page.screenshot({ path: path.join(root, 'e2e/screenshots/bench-map-50k-clusters.png') });
 // Zoomed in on one device: single devices drawn, every batch patches the map.
 await page.locator('[data-testid="device-list"] .wt-device-row').nth(5).click();
 await page.waitForTimeout(3000);

@@ -63,6 +63,22 @@ describe('device points', () => {
     expect(p.lon[3]).toBe(110);
   });
 
+  it('redraws the icon when the status changes (grey offline, red in SOS)', () => {
+    const p = new DevicePoints();
+    p.load([rec(1, 100, 20, STATUS.online, 'green', 'square')], 1);
+    expect(p.gpuAttr[0]).toBe(iconOf(STATUS.online, 'green', 'square'));
+    p.update(rec(1, 100.1, 20, STATUS.offline, 'green', 'square'));
+    expect(p.gpuAttr[0]).toBe(iconOf(STATUS.offline, 'green', 'square'));
+    p.update(rec(1, 100.2, 20, STATUS.sos, 'green', 'square'));
+    expect(p.gpuAttr[0]).toBe(iconOf(STATUS.sos, 'green', 'square'));
+    expect(p.gpuAttr[1]).toBe(STATUS.sos);
+    // A device without a position, then located: drawn with its icon.
+    p.load([rec(2, null, null, STATUS.online, 'orange', 'star')], 1);
+    p.update(rec(2, 100, 20, STATUS.online, 'orange', 'star'));
+    expect(p.gpuAttr[0]).toBe(iconOf(STATUS.online, 'orange', 'star'));
+    expect(p.located(0)).toBe(true);
+  });
+
   it('counts devices in SOS as they enter and leave it', () => {
     const p = new DevicePoints();
     p.load([rec(1, 100, 20, STATUS.sos), rec(2, 101, 20)], 2);

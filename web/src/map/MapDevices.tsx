@@ -324,7 +324,8 @@ export function MapDevices({ store = liveDevices, selectedId = null, onSelect, s
               el.className = 'wt-map-label';
               el.textContent = r.name || r.imei;
               el.dataset.deviceId = String(r.id);
-              return new Marker({ element: el, anchor: 'bottom' });
+              // Above the device's icon (20 px).
+              return new Marker({ element: el, anchor: 'bottom', offset: [0, -11] });
             });
           }
       }

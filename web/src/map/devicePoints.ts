@@ -41,6 +41,8 @@ export class DevicePoints {
   gpuPos = new Float32Array(0);
   /** Per slot: atlas cell, status (HIDDEN without a position). */
   gpuAttr = new Uint8Array(0);
+  /** The slot's atlas cell is set (for its status). */
+  private iconed = new Uint8Array(0);
   /** Slots changed since the last upload: [dirtyFrom, dirtyTo). */
   dirtyFrom = Infinity;
   dirtyTo = -Infinity;
@@ -59,6 +61,7 @@ export class DevicePoints {
     this.y = new Float64Array(size);
     this.gpuPos = new Float32Array(size * 4);
     this.gpuAttr = new Uint8Array(size * 2);
+    this.iconed = new Uint8Array(size);
     this.slot.clear();
     this.sos = 0;
     let i = 0;
@@ -116,7 +119,11 @@ export class DevicePoints {
     this.gpuPos[p + 1] = hy;
     this.gpuPos[p + 2] = x - hx;
     this.gpuPos[p + 3] = y - hy;
-    this.gpuAttr[a] = iconOf(r.status, r.color, r.shape);
+    // Role colour and shape change with a new list only: the icon follows the status.
+    if (this.gpuAttr[a + 1] !== r.status || !this.iconed[i]) {
+      this.gpuAttr[a] = iconOf(r.status, r.color, r.shape);
+      this.iconed[i] = 1;
+    }
     this.gpuAttr[a + 1] = r.status;
     if (r.status === STATUS.sos) this.sos++;
   }

@@ -1,11 +1,11 @@
 // The monitor's side panel: every device of the account, searchable and filtered by status, in a
 // virtual list (50 000 rows cost the rows on screen). Status counts come from the server.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Empty, Input, Segmented, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../../api/client';
-import { STATUS, type DeviceRecord, type DeviceStore } from '../../../map/deviceStore';
+import { STATUS, type DeviceStore } from '../../../map/deviceStore';
 import { onRefresh } from '../../../realtime/events';
 import { useLiveVersion } from './useLiveVersion';
 import { RelativeTime } from './RelativeTime';
@@ -18,7 +18,6 @@ export function statusColor(s: number) {
 
 export function DevicePanel({ store, selectedId, onSelect }: { store: DeviceStore; selectedId: number | null; onSelect: (id: number) => void }) {
   const { t } = useTranslation('monitor');
-  const version = useLiveVersion(store);
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
   const box = useRef<HTMLDivElement>(null);
@@ -44,22 +43,7 @@ export function DevicePanel({ store, selectedId, onSelect }: { store: DeviceStor
     enabled: filter === 'sos',
   });
   useEffect(() => onRefresh(() => void counts.refetch()), [counts]);
-
-  const rows = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    const sosIds = filter === 'sos' && sos.data ? new Set(sos.data.Items.map((d) => d.DeviceId)) : null;
-    const out: DeviceRecord[] = [];
-    for (const id of store.ids) {
-      const r = store.records.get(id)!;
-      if (q && !r.imei.includes(q) && !r.name.toLowerCase().includes(q)) continue;
-      if (filter === 'online' && r.status === STATUS.offline) continue;
-      if (filter === 'offline' && r.status !== STATUS.offline) continue;
-      if (filter === 'sos' && !(r.status === STATUS.sos || sosIds?.has(r.id))) continue;
-      out.push(r);
-    }
-    return out;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, version, search, filter, sos.data]);
+  const sosIds = useMemo(() => (filter === 'sos' && sos.data ? new Set(sos.data.Items.map((d) => d.DeviceId)) : null), [filter, sos.data]);
 
   const c = counts.data?.Counts;
   return (
@@ -82,37 +66,104 @@ export function DevicePanel({ store, selectedId, onSelect }: { store: DeviceStor
         <span>{t('panel.lastSeen')}</span>
       </div>
       <div ref={box} className="wt-monitor-list" data-testid="device-list">
-        <VirtualRows
-          rows={rows}
-          height={height}
-          empty={t('panel.empty')}
-          render={(r) => (
-            <div
-              key={r.id}
-              className={`wt-device-row${r.id === selectedId ? ' wt-row-selected' : ''}`}
-              onClick={() => onSelect(r.id)}
-              title={r.imei}
-              data-device-id={r.id}
-            >
-              <span className="wt-device-name">
-                <Badge color={statusColor(r.status)} />
-                {r.name || r.imei}
-              </span>
-              <span>
-                <Tag color={r.status === STATUS.sos ? 'red' : r.status === STATUS.online ? 'green' : 'default'} style={{ marginInlineEnd: 0 }}>
-                  {t(`status.${r.status === STATUS.sos ? 'sos' : r.status === STATUS.online ? 'online' : 'offline'}`)}
-                </Tag>
-              </span>
-              <span className="wt-device-seen">
-                <RelativeTime value={r.lastSeen} />
-              </span>
-            </div>
-          )}
-        />
+        <LiveRows store={store} search={search} filter={filter} sosIds={sosIds} height={height} selectedId={selectedId} onSelect={onSelect} />
       </div>
     </div>
   );
 }
+
+/** The list part of the panel: the only part that follows the live devices (every 2 s at most). */
+function LiveRows({
+  store,
+  search,
+  filter,
+  sosIds,
+  height,
+  selectedId,
+  onSelect,
+}: {
+  store: DeviceStore;
+  search: string;
+  filter: Filter;
+  sosIds: Set<number> | null;
+  height: number;
+  selectedId: number | null;
+  onSelect: (id: number) => void;
+}) {
+  const { t } = useTranslation('monitor');
+  const version = useLiveVersion(store);
+  // Ids in load order; unfiltered, the store's own list (no pass over 50 000 devices).
+  const ids = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    if (!q && filter === 'all') return store.ids;
+    const out: number[] = [];
+    for (const id of store.ids) {
+      const r = store.records.get(id)!;
+      if (q && !r.imei.includes(q) && !r.name.toLowerCase().includes(q)) continue;
+      if (filter === 'online' && r.status === STATUS.offline) continue;
+      if (filter === 'offline' && r.status !== STATUS.offline) continue;
+      if (filter === 'sos' && !(r.status === STATUS.sos || sosIds?.has(r.id))) continue;
+      out.push(id);
+    }
+    return out;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store, version, search, filter, sosIds]);
+
+  // Relative times ("5 min ago") move on by the minute.
+  const minute = Math.floor(Date.now() / 60_000);
+  return (
+    <VirtualRows
+      rows={ids}
+      height={height}
+      empty={t('panel.empty')}
+      render={(id) => {
+        const r = store.records.get(id);
+        return r ? (
+          <DeviceRow key={id} id={id} name={r.name || r.imei} imei={r.imei} status={r.status} lastSeen={r.lastSeen} minute={minute} selected={id === selectedId} onSelect={onSelect} />
+        ) : null;
+      }}
+    />
+  );
+}
+
+/** One row; re-rendered only when what it shows changed. */
+const DeviceRow = memo(function DeviceRow({
+  id,
+  name,
+  imei,
+  status,
+  lastSeen,
+  selected,
+  onSelect,
+}: {
+  id: number;
+  name: string;
+  imei: string;
+  status: number;
+  lastSeen: number | null;
+  /** The current minute: relative times follow it. */
+  minute: number;
+  selected: boolean;
+  onSelect: (id: number) => void;
+}) {
+  const { t } = useTranslation('monitor');
+  return (
+    <div className={`wt-device-row${selected ? ' wt-row-selected' : ''}`} onClick={() => onSelect(id)} title={imei} data-device-id={id}>
+      <span className="wt-device-name">
+        <Badge color={statusColor(status)} />
+        {name}
+      </span>
+      <span>
+        <Tag color={status === STATUS.sos ? 'red' : status === STATUS.online ? 'green' : 'default'} style={{ marginInlineEnd: 0 }}>
+          {t(`status.${status === STATUS.sos ? 'sos' : status === STATUS.online ? 'online' : 'offline'}`)}
+        </Tag>
+      </span>
+      <span className="wt-device-seen">
+        <RelativeTime value={lastSeen} />
+      </span>
+    </div>
+  );
+});
 
 const ROW = 38;
 
