@@ -102,7 +102,7 @@ function breakdown(events: TraceEvent[]) {
     }
   }
   const top = (m: Map<string, number>, n: number) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, ms]) => `    ${k}: ${ms.toFixed(0)} ms`).join('\n');
-  console.log(`  threads:\n${top(perThread, 8)}\n  main-thread events:\n${top(byName, 12)}\n  main-thread functions:\n${top(byFn, 12)}`);
+  console.log(`  threads:\n${top(perThread, 8)}\n  main-thread events:\n${top(byName, 30)}\n  main-thread functions:\n${top(byFn, 12)}`);
 }
 let loadTrace: (() => Promise<void>) | undefined;
 if (process.env.BENCH_DEBUG) {

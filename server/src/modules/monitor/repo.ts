@@ -134,8 +134,12 @@ async function sosDeviceIds(database: Database, user: Pick<AuthUser, 'path'>): P
  * The compact form: one array per device, without the per-row keys of JSON objects. Built for
  * 50 000 devices: no per-row subquery (the SOS set is read once), plain columns only.
  */
+/** Degrees to six decimals (0.1 m). */
+const micro = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
+
 export async function compactDevices(database: Database, user: Pick<AuthUser, 'path'>) {
   // One JSON value built by the database: a row set of 50 000 costs the client per-row decoding.
+  // Positions to six decimals (0.1 m): a fifth less to send and parse than full doubles.
   const [[res], sos] = await Promise.all([
     database.query<{ rows: string | null }>(
       `SELECT json_agg(json_build_array(d.id, d.imei, d.name, s.lat, s.lon, s.online, extract(epoch FROM s.last_seen)::int8, r.color, r.shape) ORDER BY d.id)::text AS rows
@@ -146,5 +150,5 @@ export async function compactDevices(database: Database, user: Pick<AuthUser, 'p
     sosDeviceIds(database, user),
   ]);
   const rows = JSON.parse(res?.rows ?? '[]') as [number, string, string, number | null, number | null, boolean | null, number | null, string | null, string | null][];
-  return rows.map(([id, imei, name, lat, lon, online, ls, color, shape]) => [id, imei, name, lat, lon, sos.has(id) ? 2 : online ? 1 : 0, ls, color, shape]);
+  return rows.map(([id, imei, name, lat, lon, online, ls, color, shape]) => [id, imei, name, micro(lat), micro(lon), sos.has(id) ? 2 : online ? 1 : 0, ls, color, shape]);
 }
