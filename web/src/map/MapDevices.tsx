@@ -205,33 +205,34 @@ export function MapDevices({ store = liveDevices, selectedId = null, onSelect, s
       );
     });
 
-    // A click selects the nearest single device, or zooms into a cluster.
-    const onClick = (e: MapMouseEvent) => {
+    /** What is under a point of the map: a cluster (its offset in the cluster list), else a device slot. */
+    const hit = (e: MapMouseEvent): { cluster: number } | { slot: number } | null => {
       const x = mercatorX(e.lngLat.lng);
       const y = mercatorY(e.lngLat.lat);
       const px = unitsPerPx(map);
       const view = layer.clusters;
-      if (view) {
-        const c = view.clusters;
-        for (let k = 0; k < c.length; k += 4) {
-          const r = (clusterStep(c[k + 2]!).radius + 3) * px;
-          if ((mercatorX(c[k]!) - x) ** 2 + (mercatorY(c[k + 1]!) - y) ** 2 <= r * r) {
-            expanding.set(++seq, [c[k]!, c[k + 1]!]);
-            post({ kind: 'expand', seq, id: c[k + 3]! });
-            return;
-          }
-        }
+      const c = view?.clusters ?? [];
+      for (let k = 0; k < c.length; k += 4) {
+        const r = (clusterStep(c[k + 2]!).radius + 3) * px;
+        if ((mercatorX(c[k]!) - x) ** 2 + (mercatorY(c[k + 1]!) - y) ** 2 <= r * r) return { cluster: k };
       }
       const slot = hitTest(points, x, y, HIT_PX * px, view?.singles);
-      if (slot >= 0) onSelectRef.current?.(points.ids[slot]!);
+      return slot >= 0 ? { slot } : null;
+    };
+    // A click selects the nearest single device, or zooms into a cluster.
+    const onClick = (e: MapMouseEvent) => {
+      const h = hit(e);
+      const c = layer.clusters?.clusters;
+      if (h && 'cluster' in h && c) {
+        expanding.set(++seq, [c[h.cluster]!, c[h.cluster + 1]!]);
+        post({ kind: 'expand', seq, id: c[h.cluster + 3]! });
+      } else if (h && 'slot' in h) onSelectRef.current?.(points.ids[h.slot]!);
     };
     let hoverAt = 0;
     const onHover = (e: MapMouseEvent) => {
       if (e.originalEvent.timeStamp - hoverAt < 100) return;
       hoverAt = e.originalEvent.timeStamp;
-      const px = unitsPerPx(map);
-      const hit = hitTest(points, mercatorX(e.lngLat.lng), mercatorY(e.lngLat.lat), HIT_PX * px, layer.clusters?.singles) >= 0;
-      map.getCanvas().style.cursor = hit ? 'pointer' : '';
+      map.getCanvas().style.cursor = hit(e) ? 'pointer' : '';
     };
     map.on('click', onClick);
     map.on('mousemove', onHover);

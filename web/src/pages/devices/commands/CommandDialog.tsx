@@ -2,9 +2,10 @@
 // checked with the contract's rules (the server checks again) and the command's progress
 // (queued, sent, answered) is followed until the device answers.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Empty, Form, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Empty, Form, Modal, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { formatDateTime, type CommandCode } from '@wt/contract';
 import { call } from '../../../api/client';
 import { errorText } from '../../../i18n/errors';
@@ -14,14 +15,20 @@ import { CommandFields } from './CommandFields';
 
 const STATUS_COLOR = { queued: 'default', sent: 'processing', answered: 'success', failed: 'error' } as const;
 
-export function CommandStatusTag({ status }: { status: string }) {
+/** Why a command failed, in the console's language when the server names a known reason. */
+function failureText(t: TFunction, error: string): string {
+  return error === 'noReply' ? t('commands:failure.noReply') : error;
+}
+
+export function CommandStatusTag({ status, error = '' }: { status: string; error?: string }) {
   const { t } = useTranslation();
   const s = commandStatus(status);
-  return (
+  const tag = (
     <Tag color={STATUS_COLOR[s]} data-testid="command-status" data-status={s}>
       {t(`commands:status.${s}`)}
     </Tag>
   );
+  return s === 'failed' && error ? <Tooltip title={failureText(t, error)}>{tag}</Tooltip> : tag;
 }
 
 /** The device's recent commands, refreshed while any is still on its way. */
@@ -43,7 +50,7 @@ export function CommandHistory({ imei, pageSize = 5 }: { imei: string; pageSize?
       columns={[
         { key: 'code', title: t('commands:command'), render: (_, c) => (c.Name || t(`commands:codes.${c.Code}`, { defaultValue: c.Code })) },
         { key: 'created', title: t('commands:sentAt'), render: (_, c) => formatDateTime(c.CreatedAt), width: 170 },
-        { key: 'status', title: t('commands:statusTitle'), render: (_, c) => <CommandStatusTag status={c.Status} />, width: 100 },
+        { key: 'status', title: t('commands:statusTitle'), render: (_, c) => <CommandStatusTag status={c.Status} error={c.Error} />, width: 100 },
         { key: 'reply', title: t('commands:reply'), render: (_, c) => <Typography.Text ellipsis={{ tooltip: c.Reply ?? '' }}>{c.Reply ?? ''}</Typography.Text> },
       ]}
     />
