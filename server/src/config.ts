@@ -23,6 +23,8 @@ const schema = z.object({
   GATEWAY_IDLE_SECONDS: z.coerce.number().int().min(5).default(600),
   /** Bytes a device connection may buffer without completing a frame before it is closed. */
   GATEWAY_MAX_BUFFER: z.coerce.number().int().min(1024).default(256 * 1024),
+  /** Seconds a sent command waits for the device's reply before it is marked failed (0: never). */
+  COMMAND_REPLY_TIMEOUT_SECONDS: z.coerce.number().int().min(0).default(600),
   /** Seconds without a message after which a device is shown offline. */
   OFFLINE_TIMEOUT_SECONDS: z.coerce.number().int().min(10).default(900),
   /** Create devices that report with an unknown IMEI (under AUTO_REGISTER_ACCOUNT) instead of ignoring them. */

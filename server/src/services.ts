@@ -2,6 +2,7 @@
 // listeners, the pipeline, rule engines, jobs. Each area appends its own.
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.js';
+import { commandTimeoutService } from './modules/command/timeouts.js';
 import { fenceService } from './modules/fence/engine.js';
 import { gatewayService, simulatorService } from './gateway/service.js';
 import { alarmEngineService, alarmTypesService, pushWorkerService } from './rules/services.js';
@@ -15,4 +16,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, gatewayService, simulatorService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, gatewayService, simulatorService];

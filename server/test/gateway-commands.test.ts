@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWatchFrame, gt06Device, watchContent } from '@wt/protocols';
 import { TOPICS, type CommandEvent } from '../src/pipeline/events.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { failUnanswered } from '../src/modules/command/delivery.js';
 import { FakeDevice, eventually } from './gateway-helpers.js';
 
 describe.each(databases())('device commands on %s', (kind) => {
@@ -49,6 +50,42 @@ describe.each(databases())('device commands on %s', (kind) => {
       await eventually(() => events.some((e) => e.commandId === r.body.Item.Id && e.status === 'answered'));
       expect(events.filter((e) => e.commandId === r.body.Item.Id).map((e) => e.status)).toEqual(['queued', 'sent', 'answered']);
       expect(events[0]!.accountPath).toMatch(/^\/\d+\/\d+\/\d+\/$/);
+    } finally {
+      off();
+      dev.close();
+    }
+  });
+
+  it('marks a command the device never answers failed after the reply timeout, and takes a late reply', async () => {
+    const imei = '865000000000014';
+    const events: CommandEvent[] = [];
+    const off = p.deps.bus.subscribe<CommandEvent>(TOPICS.command, (e) => events.push(e));
+    const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    try {
+      dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
+      await dev.untilText('*LK]');
+      const [{ id }] = await p.deps.database.query<{ id: number }>('SELECT id FROM devices WHERE imei = $1', [imei]);
+      await eventually(() => p.deps.ingest.sessions.has(id!));
+      const r = await p.call('/Command/SendCommand', { Imei: imei, Code: 'FIND' }, admin);
+      expect(r.body.Item.Status).toBe('sent');
+      await dev.untilText(`[3G*${imei}*0004*FIND]`);
+
+      // Not yet past the timeout: nothing changes.
+      expect(await failUnanswered(p.deps)).toBe(0);
+      const later = new Date(Date.now() + (p.deps.config.COMMAND_REPLY_TIMEOUT_SECONDS + 1) * 1000);
+      expect(await failUnanswered(p.deps, later)).toBe(1);
+      const failed = (await history(admin, imei)).Items.find((c: { Id: number }) => c.Id === r.body.Item.Id);
+      expect(failed).toMatchObject({ Status: 'failed', Error: 'noReply' });
+      await eventually(() => events.some((e) => e.commandId === r.body.Item.Id && e.status === 'failed'));
+      // Run again: already failed, nothing more.
+      expect(await failUnanswered(p.deps, later)).toBe(0);
+
+      dev.send(buildWatchFrame('3G', imei, watchContent.commandReply('FIND')));
+      const answered = await eventually(async () => {
+        const items = (await history(admin, imei)).Items;
+        return items.find((c: { Id: number; Status: string }) => c.Id === r.body.Item.Id && c.Status === 'answered');
+      });
+      expect(answered).toMatchObject({ Reply: 'FIND', Error: '' });
     } finally {
       off();
       dev.close();

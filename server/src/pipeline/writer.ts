@@ -85,9 +85,10 @@ SELECT i, d, t, r, k, p FROM json_to_recordset($1::json) AS x(i bigint, d int, t
 // not name the command (GT06 texts) fall back to the oldest sent command of the device.
 // A GT06 reply echoes the server flag, which carries the command's id: that command first. Other
 // replies name a keyword: the oldest sent command with it (GT06 text without a flag: the oldest sent).
-const ANSWER_SQL = `UPDATE commands SET status = 'answered', reply = $3, answered_at = now()
+// A command already marked failed for want of a reply still takes a late one.
+const ANSWER_SQL = `UPDATE commands SET status = 'answered', reply = $3, answered_at = now(), error = ''
 WHERE id = (
-  SELECT id FROM commands WHERE device_id = $1 AND status = 'sent'
+  SELECT id FROM commands WHERE device_id = $1 AND (status = 'sent' OR (status = 'failed' AND error = 'noReply'))
     AND (keyword = upper($2) OR $4::bool OR id = $5::int)
   ORDER BY (id = $5::int) IS TRUE DESC, (keyword = upper($2)) DESC, sent_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
 RETURNING id, code`;

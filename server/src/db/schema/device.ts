@@ -159,7 +159,12 @@ export const commands = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
   },
-  (t) => [index('commands_device_status_idx').on(t.deviceId, t.status, t.id), index('commands_created_idx').on(t.createdAt)],
+  (t) => [
+    index('commands_device_status_idx').on(t.deviceId, t.status, t.id),
+    index('commands_created_idx').on(t.createdAt),
+    // The reply timeout's sweep: only commands on the wire.
+    index('commands_sent_idx').on(t.sentAt).where(sql`status = 'sent'`),
+  ],
 );
 
 /** A network server or partner system allowed to POST uplinks for the devices of its owner's subtree. */

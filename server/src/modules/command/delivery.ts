@@ -133,3 +133,23 @@ export async function dispatchLocal(deps: AppDeps, commandId: number, deviceId: 
   if (!rows[0]) return null;
   return sendOn(deps, session, rows[0]);
 }
+
+/** The error recorded on a command whose device never answered (a key of the console's command texts). */
+export const NO_REPLY = 'noReply';
+
+/**
+ * Marks failed the commands sent longer than COMMAND_REPLY_TIMEOUT_SECONDS ago without a reply, and
+ * tells the consoles. Returns how many.
+ */
+export async function failUnanswered(deps: AppDeps, now = new Date()): Promise<number> {
+  const timeout = deps.config.COMMAND_REPLY_TIMEOUT_SECONDS;
+  if (timeout <= 0) return 0;
+  const rows = await deps.database.query<{ id: number; deviceId: number; code: string }>(
+    `UPDATE commands SET status = 'failed', error = $2
+      WHERE status = 'sent' AND sent_at < $1::timestamptz
+      RETURNING id, device_id AS "deviceId", code`,
+    [new Date(now.getTime() - timeout * 1000).toISOString(), NO_REPLY],
+  );
+  for (const r of rows) await publishCommand(deps, r.deviceId, r.id, r.code, 'failed');
+  return rows.length;
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "commands_sent_idx" ON "commands" USING btree ("sent_at") WHERE status = 'sent';
