@@ -81,14 +81,17 @@ export class RealtimeClient {
   readonly messages: RealtimeMessage[] = [];
   private waiters: (() => void)[] = [];
   closed = false;
+  /** The close code the server gave, once closed. */
+  closeCode: number | undefined;
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
       this.messages.push(JSON.parse(data.toString()) as RealtimeMessage);
       for (const w of this.waiters.splice(0)) w();
     });
-    socket.on('close', () => {
+    socket.on('close', (code: number) => {
       this.closed = true;
+      this.closeCode = code;
       for (const w of this.waiters.splice(0)) w();
     });
   }

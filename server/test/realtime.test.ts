@@ -1,9 +1,10 @@
 // Realtime hub: registration, subtree filtering, merged bursts, alarms and the refresh notice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOG_ACTIONS } from '@wt/contract';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { account, addDevices, RealtimeClient, sleep } from './monitor-fixtures.js';
 import { TOPICS, type PositionEvent } from '../src/pipeline/events.js';
-import { REALTIME_TOPICS, type AlarmRaisedEvent } from '../src/realtime/topics.js';
+import { REALTIME_TOPICS, SESSION_ENDED_CLOSE, type AlarmRaisedEvent } from '../src/realtime/topics.js';
 import { FLUSH_MS } from '../src/realtime/hub.js';
 
 describe.each(databases())('realtime hub (%s)', (kind) => {
@@ -36,6 +37,34 @@ describe.each(databases())('realtime hub (%s)', (kind) => {
     await bad.until(() => bad.closed).catch(() => undefined);
     await sleep(50);
     expect(bad.closed).toBe(true);
+  });
+
+  it('closes the sockets of a session that logs out, and of the other sessions when the password changes', async () => {
+    const a = await p.login('agent01', 'admin123');
+    const b = await p.login('agent01', 'admin123');
+    const ca = await RealtimeClient.connect(p.url, a.token, a.userId);
+    const cb = await RealtimeClient.connect(p.url, b.token, b.userId);
+    const other = await connect('clinic01');
+    clients.push(ca, cb);
+    // Logging out session a closes its socket only.
+    expect((await p.call('/User/SaveUserLoginLog', { ActionCode: LOG_ACTIONS.LOGOUT, ClientType: 'web', ClientCode: 1 }, a.token)).body.State).toBe(200);
+    await ca.until(() => ca.closed);
+    expect(ca.closeCode).toBe(SESSION_ENDED_CLOSE);
+    await sleep(FLUSH_MS);
+    expect(cb.closed).toBe(false);
+    // A password change from session c ends b (and its socket), not c.
+    const [{ hash }] = await p.deps.database.query<{ hash: string }>(`SELECT password_hash AS hash FROM accounts WHERE login_name = 'agent01'`);
+    const c = await p.login('agent01', 'admin123');
+    const cc = await RealtimeClient.connect(p.url, c.token, c.userId);
+    clients.push(cc);
+    expect((await p.call('/User/ChangePassword', { OldPass: 'admin123', NewPass: 'Admin1234', RePass: 'Admin1234' }, c.token)).body.State).toBe(0);
+    await cb.until(() => cb.closed);
+    expect(cb.closeCode).toBe(SESSION_ENDED_CLOSE);
+    await sleep(FLUSH_MS);
+    expect(cc.closed).toBe(false);
+    expect(other.closed).toBe(false);
+    // The other tests log in as agent01 with the demo password.
+    await p.deps.database.query(`UPDATE accounts SET password_hash = $1 WHERE login_name = 'agent01'`, [hash]);
   });
 
   it('sends a device change only to the owner account and its ancestors, never to a sibling', async () => {

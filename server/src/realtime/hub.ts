@@ -10,7 +10,7 @@ import { REFRESH_NOTIFICATION_TYPE, type LiveDevice, type RealtimeMessage } from
 import type { AuthUser } from '../calls.js';
 import type { AppDeps } from '../deps.js';
 import { TOPICS, type PositionEvent, type StatusEvent } from '../pipeline/events.js';
-import { REALTIME_TOPICS, type AlarmRaisedEvent, type RefreshEvent } from './topics.js';
+import { REALTIME_TOPICS, SESSION_ENDED_CLOSE, type AlarmRaisedEvent, type RefreshEvent, type SessionsEndedEvent } from './topics.js';
 
 /** How often pending device changes are sent; bounds the messages a console gets per second. */
 export const FLUSH_MS = 300;
@@ -52,6 +52,7 @@ export class RealtimeHub {
       bus.subscribe<StatusEvent>(TOPICS.status, (e) => this.onStatus(e), cluster),
       bus.subscribe<AlarmRaisedEvent>(REALTIME_TOPICS.alarmRaised, (e) => this.onAlarm(e), cluster),
       bus.subscribe<RefreshEvent>(REALTIME_TOPICS.refresh, (e) => this.onRefresh(e), cluster),
+      bus.subscribe<SessionsEndedEvent>(REALTIME_TOPICS.sessionsEnded, (e) => this.onSessionsEnded(e), cluster),
     );
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();
@@ -111,6 +112,19 @@ export class RealtimeHub {
     if (e.status?.signal !== undefined) change.s = e.status.signal;
     if (e.status?.steps !== undefined) change.st = e.status.steps;
     this.merge(e.accountPath, change);
+  }
+
+  /** A session that ended keeps no socket open: the changes of its devices stop at once. */
+  private onSessionsEnded(e: SessionsEndedEvent): void {
+    for (const set of this.byPath.values()) {
+      for (const c of [...set]) {
+        if (c.user.id !== e.accountId) continue;
+        if (e.sessionId !== undefined && c.user.sessionId !== e.sessionId) continue;
+        if (e.exceptSessionId !== undefined && c.user.sessionId === e.exceptSessionId) continue;
+        this.remove(c);
+        c.socket.close(SESSION_ENDED_CLOSE, 'session ended');
+      }
+    }
   }
 
   private onStatus(e: StatusEvent): void {

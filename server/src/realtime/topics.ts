@@ -6,7 +6,20 @@ export const REALTIME_TOPICS = {
   alarmRaised: 'alarm.raised',
   /** Tells the consoles of a subtree to refetch their data (notification type 56). */
   refresh: 'realtime.refresh',
+  /** Sessions ended (logout, password changed or reset): their open sockets are closed. */
+  sessionsEnded: 'auth.sessions.ended',
 } as const;
+
+export interface SessionsEndedEvent {
+  accountId: number;
+  /** Only this session; without it every session of the account... */
+  sessionId?: number;
+  /** ...except this one. */
+  exceptSessionId?: number;
+}
+
+/** Close code of a socket whose session ended (the console logs out rather than reconnecting). */
+export const SESSION_ENDED_CLOSE = 4401;
 
 export interface AlarmRaisedEvent extends AlarmPush {
   deviceId: number;

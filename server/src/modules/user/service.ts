@@ -18,6 +18,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { accountInScope, type AccountRow } from '../../lib/scope.js';
 import { randomToken, sha256, signAccessToken } from '../../lib/tokens.js';
 import * as repo from './repo.js';
+import { REALTIME_TOPICS, type SessionsEndedEvent } from '../../realtime/topics.js';
 
 const RESET_MINUTES = 30;
 // Verifying against a real hash when the account does not exist keeps the answer time the same,
@@ -219,6 +220,7 @@ export async function resetPassword(ctx: CallContext, body: { Token: string; New
   if (used.length === 0) throw new AppError(State.BAD_REQUEST, 'auth.resetTokenInvalid');
   await db.update(repo.accounts).set({ passwordHash: await hashPassword(body.NewPassword), updatedAt: new Date() }).where(eq(repo.accounts.id, account.id));
   await repo.revokeSessions(db, account.id);
+  ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: account.id } satisfies SessionsEndedEvent);
   await log(ctx, account, LOG_ACTIONS.PASSWORD_RESET);
   return { State: 200 as const, Message: 'auth.resetOk' };
 }
@@ -234,6 +236,7 @@ export async function changePassword(ctx: AuthedContext, body: { UserId?: number
   await db.update(repo.accounts).set({ passwordHash: await hashPassword(body.NewPass), updatedAt: new Date() }).where(eq(repo.accounts.id, account.id));
   // Other sessions end now; this one lives until the console logs out, which it does at once.
   await repo.revokeSessions(db, account.id, ctx.user.sessionId);
+  ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: account.id, exceptSessionId: ctx.user.sessionId } satisfies SessionsEndedEvent);
   await log(ctx, account, LOG_ACTIONS.PASSWORD_CHANGE);
   return { State: 0 as const, Message: 'auth.passwordChanged' };
 }
@@ -262,6 +265,7 @@ export async function saveLoginLog(ctx: AuthedContext, body: { UserId?: number; 
   if (body.ActionCode === LOG_ACTIONS.LOGOUT) {
     await db.update(repo.sessions).set({ revokedAt: new Date() }).where(eq(repo.sessions.id, ctx.user.sessionId));
     ctx.request.server.authenticator.forget(ctx.user.sessionId);
+    ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: ctx.user.id, sessionId: ctx.user.sessionId } satisfies SessionsEndedEvent);
   }
   return { State: 200 as const, Message: 'common.ok' };
 }
