@@ -15,6 +15,7 @@ import { healthSchemas } from './health.js';
 import { pushSchemas } from './push.js';
 import { monitorSchemas } from './monitor.js';
 import { commandSchemas } from './command-calls.js';
+import * as integration from './integration.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -100,6 +101,7 @@ export const SCHEMAS = {
   ...pushSchemas,
   ...monitorSchemas,
   ...commandSchemas,
+  ...integration.integrationSchemas,
 } satisfies Record<string, CallSchema>;
 
 export type CallPath = keyof typeof SCHEMAS;
@@ -107,4 +109,4 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role };
+export { device, person, group, fence, catalogue, role, integration };

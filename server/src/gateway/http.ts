@@ -2,23 +2,16 @@
 // at /osmand on the main port and at / on OSMAND_PORT, the JSON uplink of network servers and
 // partner systems at POST /api/ingest/:integration (bearer token per integration), and the
 // pipeline's counters at GET /api/metrics. A device gets its 200 only once its data is committed.
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { State } from '@wt/contract';
 import { decodeOsmAnd, decodeUplink, type DeviceMessage, type HttpRequestLike } from '@wt/protocols';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/errors.js';
-import { randomToken } from '../lib/tokens.js';
+import { hashToken } from '../modules/integration/repo.js';
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
-/** Creates an uplink integration and returns its token (only its hash is kept). */
-export async function createIntegration(deps: Pick<AppDeps, 'database'>, name: string, accountId: number): Promise<string> {
-  const token = randomToken(32);
-  await deps.database.query('INSERT INTO integrations (name, account_id, token_hash) VALUES ($1, $2, $3)', [name, accountId, hashToken(token)]);
-  return token;
-}
+// Integrations are managed by the /Integration calls; made in code with createIntegration.
+export { createIntegration, hashToken } from '../modules/integration/repo.js';
 
 /** One OsmAnd request: status code and text for the client. */
 export async function handleOsmAnd(deps: AppDeps, req: HttpRequestLike, remote: string): Promise<{ status: number; text: string }> {

@@ -18,10 +18,11 @@ import { commandCalls } from './command/routes.js';
 import { alarmCalls } from './alarm/routes.js';
 import { healthCalls } from './health/routes.js';
 import { pushCalls } from './push/routes.js';
+import { integrationCalls } from './integration/routes.js';
 import { exportRoutes } from './alarm/export.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes];
