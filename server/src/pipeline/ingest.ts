@@ -19,7 +19,7 @@ import {
   type StatusEvent,
 } from './events.js';
 import { Metrics, RateLimitedLog } from './metrics.js';
-import { mergeDelta, type ConnectionMode, type LiveState } from './state.js';
+import { mergeDelta, newLive, type ConnectionMode, type LiveState } from './state.js';
 import { BatchWriter, type CommittedBatch, type WriteItem } from './writer.js';
 
 export type Transport = 'watch' | 'gt06' | 'osmand' | 'mqtt' | 'http';
@@ -89,7 +89,7 @@ export class Ingest {
       `SELECT device_id AS id, last_seen AS ls, connection_mode AS m FROM device_state WHERE online`,
     );
     for (const r of rows) {
-      this.live.set(r.id, { deviceId: r.id, lastSeen: new Date(r.ls).getTime(), mode: (r.m as ConnectionMode) ?? 'long', online: true });
+      this.live.set(r.id, newLive(r.id, new Date(r.ls).getTime(), (r.m as ConnectionMode) ?? 'long', true));
     }
     // After a restart every device reconnects within seconds: find them all in memory.
     if (this.deps.config.ROLES.has('gateway')) {

@@ -12,7 +12,7 @@ import type { DeviceMessage } from '@wt/protocols';
 import type { Database, QueryFn } from '../db/client.js';
 import type { DeviceRef } from './directory.js';
 import type { Metrics } from './metrics.js';
-import { mergeMessage, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
+import { mergeMessage, newDelta, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
 
 export interface WriteItem {
   ref: DeviceRef;
@@ -243,7 +243,7 @@ export class BatchWriter {
       const time = msg.time ?? msg.fix?.time;
       const t = (it.timeIso = time && Number.isFinite(time.getTime()) ? time.toISOString() : r);
       let delta = deltas.get(ref.id);
-      if (!delta) deltas.set(ref.id, (delta = { deviceId: ref.id, lastSeen: it.receivedAt, mode: it.mode }));
+      if (!delta) deltas.set(ref.id, (delta = newDelta(ref.id, it.receivedAt, it.mode)));
       mergeMessage(delta, msg, it.receivedAt, it.mode);
 
       if (msg.fix || msg.cells?.length || msg.wifi?.length) {
