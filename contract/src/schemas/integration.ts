@@ -8,7 +8,6 @@
 // - /Integration/Delete       delete integrations by id (all or none).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { requiredString } from '../rules.js';
 import { id, optionalId } from './common.js';
 
 /** The `:integration` of the ingest URL: 3 to 64 lower-case letters, digits, `-` and `_`. */
@@ -30,7 +29,11 @@ export const integrationListResponse = pageOf(integrationSchema);
 
 export const saveIntegrationRequest = z.object({
   IntegrationId: optionalId,
-  Name: requiredString('integration.nameRequired').regex(INTEGRATION_NAME, { error: 'integration.nameInvalid' }),
+  Name: z
+    .string({ error: 'integration.nameRequired' })
+    .trim()
+    .min(1, { error: 'integration.nameRequired', abort: true })
+    .regex(INTEGRATION_NAME, { error: 'integration.nameInvalid' }),
   /** The owner; the caller when creating without one, unchanged when updating without one. */
   AccountId: optionalId,
   /** On when creating without it, unchanged when updating without it. */
