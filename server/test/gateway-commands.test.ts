@@ -25,16 +25,22 @@ describe.each(databases())('device commands on %s', (kind) => {
 
   const history = async (token: string, imei: string) => (await p.call('/Command/CommandList', { Imei: imei, PageNo: 1, PageCount: 50 }, token)).body;
 
+  /** A watch that has connected and been identified (its session is live). */
+  const onlineWatch = async (imei: string) => {
+    const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
+    await dev.untilText('*LK]');
+    const [{ id }] = await p.deps.database.query<{ id: number }>('SELECT id FROM devices WHERE imei = $1', [imei]);
+    await eventually(() => p.deps.ingest.sessions.has(id!));
+    return dev;
+  };
+
   it('sends a command to an online watch and records its answer', async () => {
     const imei = '865000000000010';
     const events: CommandEvent[] = [];
     const off = p.deps.bus.subscribe<CommandEvent>(TOPICS.command, (e) => events.push(e));
-    const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    const dev = await onlineWatch(imei);
     try {
-      dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
-      await dev.untilText('*LK]');
-      const [{ id }] = await p.deps.database.query<{ id: number }>('SELECT id FROM devices WHERE imei = $1', [imei]);
-      await eventually(() => p.deps.ingest.sessions.has(id!));
       const r = await p.call('/Command/SendCommand', { Imei: imei, Code: 'UPLOAD', Params: { interval: 5 } }, clinic);
       expect(r.status).toBe(200);
       expect(r.body.Item).toMatchObject({ Imei: imei, Code: 'UPLOAD', Status: 'sent', Encoded: `[3G*${imei}*000A*UPLOAD,300]` });
@@ -60,12 +66,8 @@ describe.each(databases())('device commands on %s', (kind) => {
     const imei = '865000000000014';
     const events: CommandEvent[] = [];
     const off = p.deps.bus.subscribe<CommandEvent>(TOPICS.command, (e) => events.push(e));
-    const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    const dev = await onlineWatch(imei);
     try {
-      dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
-      await dev.untilText('*LK]');
-      const [{ id }] = await p.deps.database.query<{ id: number }>('SELECT id FROM devices WHERE imei = $1', [imei]);
-      await eventually(() => p.deps.ingest.sessions.has(id!));
       const r = await p.call('/Command/SendCommand', { Imei: imei, Code: 'FIND' }, admin);
       expect(r.body.Item.Status).toBe('sent');
       await dev.untilText(`[3G*${imei}*0004*FIND]`);
