@@ -58,6 +58,7 @@ export const PROTECTED_ROUTES: RouteDef[] = [
       { path: 'list', view: 'Devices', meta: { title: 'deviceList', icon: 'UnorderedListOutlined', keepAlive: true } },
       { path: 'detail', view: 'DeviceDetail', hidden: true, meta: { title: 'deviceDetail', roles: ALL } },
       { path: 'roles', view: 'DeviceRoles', meta: { title: 'deviceRoles', icon: 'TagsOutlined', roles: ALL } },
+      { path: 'integrations', view: 'Integrations', meta: { title: 'integrations', icon: 'ApiOutlined', roles: ALL } },
       { path: 'history', view: 'History', hidden: true, meta: { title: 'history' } },
     ],
   },

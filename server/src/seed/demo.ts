@@ -52,7 +52,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
       name: '无健康数据',
       description: 'Monitor, devices, alarms and accounts, without the health pages',
       routes: [
-        '/', '/dashboard', '/devices', '/devices/list', '/devices/detail', '/devices/roles', '/devices/history',
+        '/', '/dashboard', '/devices', '/devices/list', '/devices/detail', '/devices/roles', '/devices/integrations', '/devices/history',
         '/deviceFence', '/deviceAlarm', '/alarm', '/alarm/record', '/alarm/alarmSetting', '/account', '/account/accounts',
         '/account/showfence', '/setting', '/setting/platform',
       ].join(','),

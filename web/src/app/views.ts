@@ -9,6 +9,7 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   Devices: () => import('../pages/devices/DevicesPage'),
   DeviceDetail: () => import('../pages/devices/DeviceDetailPage'),
   DeviceRoles: () => import('../pages/devices/DeviceRolesPage'),
+  Integrations: () => import('../pages/devices/IntegrationsPage'),
   History: () => import('../pages/devices/HistoryPage'),
   DeviceFence: () => import('../pages/devices/DeviceFencePage'),
   SingleAlarm: () => import('../pages/devices/SingleAlarmPage'),
