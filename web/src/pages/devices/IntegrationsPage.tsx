@@ -2,8 +2,8 @@
 // POST device JSON to /api/ingest/<name> with a bearer token. The token is shown once, after
 // creating or rotating; the integration writes only devices of its owner account's subtree.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Typography, theme } from 'antd';
+import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, integration as schemas } from '@wt/contract';
@@ -77,9 +77,61 @@ function IntegrationDialog({ item, open, onClose, onCreated }: { item: Integrati
   );
 }
 
+/** Copies text to the clipboard; the selection fallback serves consoles opened over plain HTTP. */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    /* falls back below */
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  try {
+    return document.execCommand('copy');
+  } finally {
+    area.remove();
+  }
+}
+
+function CopyButton({ text, testId }: { text: string; testId?: string }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  return (
+    <Button
+      icon={<CopyOutlined />}
+      onClick={() => void copyText(text).then((done) => (done ? message.success(t('integrations:tokenDialog.copied')) : undefined))}
+      data-testid={testId}
+    >
+      {t('integrations:tokenDialog.copy')}
+    </Button>
+  );
+}
+
+/** A read-only value with its copy button. */
+function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div style={{ marginBottom: 16 }}>
+      <Typography.Text strong>{label}</Typography.Text>
+      <Space.Compact style={{ width: '100%', marginTop: 4 }}>
+        <Input readOnly value={value} data-testid={testId} style={{ fontFamily: 'monospace' }} onFocus={(e) => e.target.select()} />
+        <CopyButton text={value} testId={`${testId}-copy`} />
+      </Space.Compact>
+    </div>
+  );
+}
+
 /** The token, once, with the address to post to and an example request. */
 function TokenDialog({ issued, onClose }: { issued: Issued | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const { token } = theme.useToken();
   const url = issued ? ingestUrl(issued.name) : '';
   const example = issued
     ? [
@@ -89,7 +141,6 @@ function TokenDialog({ issued, onClose }: { issued: Issued | null; onClose: () =
         `  -d '{"imei":"865000000000001","lat":22.5431,"lon":114.0579}'`,
       ].join('\n')
     : '';
-  const copyable = (text: string) => ({ text, tooltips: [t('integrations:tokenDialog.copy'), t('integrations:tokenDialog.copied')] });
   return (
     <Modal
       open={!!issued}
@@ -106,23 +157,33 @@ function TokenDialog({ issued, onClose }: { issued: Issued | null; onClose: () =
     >
       <div data-testid="token-dialog">
         <Alert type="warning" showIcon title={t('integrations:tokenDialog.once')} style={{ marginBottom: 16 }} />
-        <Typography.Text strong>{t('integrations:tokenDialog.token')}</Typography.Text>
-        <Typography.Paragraph code copyable={copyable(issued?.token ?? '')} style={{ marginTop: 4 }}>
-          <span data-testid="integration-token">{issued?.token}</span>
-        </Typography.Paragraph>
-        <Typography.Text strong>{t('integrations:tokenDialog.url')}</Typography.Text>
-        <Typography.Paragraph code copyable={copyable(url)} style={{ marginTop: 4 }}>
-          <span data-testid="integration-url">{url}</span>
-        </Typography.Paragraph>
-        <Typography.Text strong>{t('integrations:tokenDialog.example')}</Typography.Text>
-        <Typography.Paragraph type="secondary" style={{ margin: '4px 0' }}>
-          {t('integrations:tokenDialog.exampleHint')}
-        </Typography.Paragraph>
-        <Typography.Paragraph copyable={copyable(example)} style={{ marginBottom: 0 }}>
-          <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="integration-example">
-            {example}
-          </pre>
-        </Typography.Paragraph>
+        <CopyField label={t('integrations:tokenDialog.token')} value={issued?.token ?? ''} testId="integration-token" />
+        <CopyField label={t('integrations:tokenDialog.url')} value={url} testId="integration-url" />
+        <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 4 }}>
+          <span>
+            <Typography.Text strong>{t('integrations:tokenDialog.example')}</Typography.Text>
+            <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+              {t('integrations:tokenDialog.exampleHint')}
+            </Typography.Text>
+          </span>
+          <CopyButton text={example} testId="integration-example-copy" />
+        </Space>
+        <pre
+          data-testid="integration-example"
+          style={{
+            margin: 0,
+            padding: '10px 12px',
+            whiteSpace: 'pre-wrap',
+            wordBreak: 'break-all',
+            fontSize: 12,
+            lineHeight: 1.6,
+            background: token.colorFillQuaternary,
+            border: `1px solid ${token.colorBorderSecondary}`,
+            borderRadius: token.borderRadius,
+          }}
+        >
+          {example}
+        </pre>
       </div>
     </Modal>
   );
@@ -216,7 +277,7 @@ export default function IntegrationsPage() {
                   {t('integrations:action.edit')}
                 </Button>
                 <Popconfirm title={t('integrations:confirmRotate', { name: r.Name })} onConfirm={() => rotate(r)}>
-                  <Button type="link" size="small" icon={<KeyOutlined />} data-testid={`rotate-${r.Name}`}>
+                  <Button type="link" size="small" icon={<SyncOutlined />} data-testid={`rotate-${r.Name}`}>
                     {t('integrations:action.rotate')}
                   </Button>
                 </Popconfirm>
