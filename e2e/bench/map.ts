@@ -52,13 +52,19 @@ console.log(`${rows.length} devices with a position`);
 
 // WebGL through the GPU process (SwiftShader) as on a desktop, instead of --disable-gpu's in-renderer
 // readback, which would charge every frame's compositing to the page's main thread.
-if (process.env.BENCH_DEBUG) {
+// BENCH_WARM=0 leaves the server cold (as in a plain run) while still printing the page's breakdown.
+if (process.env.BENCH_DEBUG && process.env.BENCH_WARM !== '0') {
   const login = await (await fetch(`${platform.url}/api/User/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ LoginName: 'admin', Password: 'admin123' }) })).json();
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
     const r = await fetch(`${platform.url}/api/device/devicesByUserIdPageColorBigData`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.AccessToken}` }, body: '{}' });
     const text = await r.text();
     console.log(`BigData: ${(performance.now() - t0).toFixed(0)} ms, ${(text.length / 1e6).toFixed(1)} MB`);
+  }
+  for (const [call, body] of [['/device/devicesByUserIdPageColor', { PageNo: 1, PageCount: 1 }], ['/Device/monitorDevices', { Status: 'sos' }]] as const) {
+    const t0 = performance.now();
+    await (await fetch(`${platform.url}/api${call}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.AccessToken}` }, body: JSON.stringify(body) })).text();
+    console.log(`${call}: ${(performance.now() - t0).toFixed(0)} ms`);
   }
   const { compactDevices } = await import('../../server/src/modules/monitor/repo.js');
   const { bigDataResponse } = await import('../../contract/src/schemas/monitor.js');
@@ -109,13 +115,22 @@ if (process.env.BENCH_DEBUG) {
   const cdp0 = await ctx.newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp0.on('Tracing.dataCollected', (e: { value: unknown }) => void events.push(...(e.value as TraceEvent[])));
-  await cdp0.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp0.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
   loadTrace = async () => {
     const done = new Promise((r) => cdp0.once('Tracing.tracingComplete', r));
     await cdp0.send('Tracing.end');
     await done;
     console.log('first render, login included:');
     breakdown(events);
+    // The same between the benchmark's marks: data (requested to received) and drawing (received to rendered).
+    const at = (n: string) => events.find((e) => e.name === n)?.ts;
+    const [req, rec, ren] = [at('wt-devices-requested'), at('wt-devices-received'), at('wt-devices-rendered')];
+    if (req !== undefined && rec !== undefined && ren !== undefined) {
+      console.log('data phase:');
+      breakdown(events.filter((e) => e.ph === 'M' || (e.ts >= req && e.ts < rec)));
+      console.log('drawing phase:');
+      breakdown(events.filter((e) => e.ph === 'M' || (e.ts >= rec && e.ts < ren)));
+    }
     await cdp0.detach();
   };
 }

@@ -13,8 +13,9 @@ function load(lon: Float64Array, lat: Float64Array): void {
     if (Number.isNaN(x)) continue;
     features.push({ type: 'Feature', properties: { i }, geometry: { type: 'Point', coordinates: [x, lat[i]!] } });
   }
-  // As MapLibre's own clustering: 50 px at 512 px tiles, single devices above zoom 9.
-  index = new Supercluster<{ i: number }>({ radius: 50, extent: 512, maxZoom: 9 }).load(features);
+  // As MapLibre's own clustering: 50 px at 512 px tiles, single devices above zoom 9; the map
+  // never goes below zoom 2 (MIN_ZOOM).
+  index = new Supercluster<{ i: number }>({ radius: 50, extent: 512, minZoom: 2, maxZoom: 9 }).load(features);
 }
 
 self.onmessage = (e: MessageEvent<ClusterRequest>) => {

@@ -15,15 +15,38 @@ export interface RealtimeListener {
 const MIN_DELAY = 1000;
 const MAX_DELAY = 30_000;
 
+const FINGERPRINT_KEY = 'wt.fingerprint';
 let fingerprint: Promise<string> | undefined;
-/** The browser fingerprint hash, computed once (the library is loaded on demand). */
+/**
+ * The browser fingerprint hash, computed once per browser and kept in localStorage (the library,
+ * loaded on demand, lays out and draws for hundreds of milliseconds: not on every console load).
+ */
 export function browserFingerprint(): Promise<string> {
-  fingerprint ??= import('@fingerprintjs/fingerprintjs')
-    .then((m) => m.default.load())
-    .then((agent) => agent.get())
-    .then((r) => r.visitorId)
-    .catch(() => `anon-${Math.random().toString(36).slice(2)}`);
+  fingerprint ??= (async () => {
+    const saved = readSaved();
+    if (saved) return saved;
+    try {
+      const { default: fp } = await import('@fingerprintjs/fingerprintjs');
+      const { visitorId } = await (await fp.load()).get();
+      try {
+        localStorage.setItem(FINGERPRINT_KEY, visitorId);
+      } catch {
+        /* storage full or denied: computed again next time */
+      }
+      return visitorId;
+    } catch {
+      return `anon-${Math.random().toString(36).slice(2)}`;
+    }
+  })();
   return fingerprint;
+}
+
+function readSaved(): string | null {
+  try {
+    return localStorage.getItem(FINGERPRINT_KEY);
+  } catch {
+    return null;
+  }
 }
 
 export function realtimeSupported(): boolean {

@@ -77,7 +77,7 @@ export default function MonitorPage() {
 
   return (
     <div className="wt-monitor" data-testid="monitor" data-loaded={loaded ? '1' : '0'}>
-      {panelOpen && <DevicePanel store={liveDevices} selectedId={selected} onSelect={select} />}
+      {panelOpen && <DevicePanel store={liveDevices} selectedId={selected} onSelect={select} ready={loaded} />}
       <div className="wt-monitor-map">
         <MapView
           id="monitor"

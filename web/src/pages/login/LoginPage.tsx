@@ -25,6 +25,7 @@ import {
 } from '../../forms/passwords';
 import { useNotice } from '../../stores/notice';
 import { safeRedirect } from './redirect';
+import { browserFingerprint } from '../../realtime/connection';
 import logoUrl from '../../app/logo.svg';
 import './login.css';
 
@@ -238,6 +239,12 @@ export default function LoginPage() {
   useEffect(() => {
     document.title = `${t('route:login')} - ${t('common:appName')}`;
   }, [t]);
+
+  // The realtime connection registers with the browser fingerprint: computed while the user types,
+  // not while the first page after login draws.
+  useEffect(() => {
+    void browserFingerprint();
+  }, []);
 
   const backToLogin = () => {
     if (resetToken) {

@@ -16,7 +16,18 @@ export function statusColor(s: number) {
   return s === STATUS.sos ? '#f5222d' : s === STATUS.online ? '#52c41a' : '#bfbfbf';
 }
 
-export function DevicePanel({ store, selectedId, onSelect }: { store: DeviceStore; selectedId: number | null; onSelect: (id: number) => void }) {
+export function DevicePanel({
+  store,
+  selectedId,
+  onSelect,
+  ready = true,
+}: {
+  store: DeviceStore;
+  selectedId: number | null;
+  onSelect: (id: number) => void;
+  /** The device list is in: the counts are asked for then, so as not to delay the list itself. */
+  ready?: boolean;
+}) {
   const { t } = useTranslation('monitor');
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
@@ -35,6 +46,7 @@ export function DevicePanel({ store, selectedId, onSelect }: { store: DeviceStor
     queryKey: ['monitor', 'counts'],
     queryFn: () => call('/device/devicesByUserIdPageColor', { PageNo: 1, PageCount: 1 }),
     refetchInterval: 30_000,
+    enabled: ready,
   });
   // The SOS filter asks the server, which knows which alarms are still open.
   const sos = useQuery({
