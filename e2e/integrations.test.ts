@@ -6,10 +6,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
+import {
+  launchBrowser,
+  newContext,
+  root,
+  screenshot,
+  startServer,
+  watchErrors,
+  type ServerProcess,
+} from './harness.js';
 import { callApi, closeOverlays, login, open } from './console.js';
 
-const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'integrations.json'), 'utf8')) as { add: string; tokenDialog: { once: string } };
+const texts = (lang: string) =>
+  JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'integrations.json'), 'utf8')) as {
+    add: string;
+    tokenDialog: { once: string };
+  };
 const IMEI = '865000000000001';
 
 let server: ServerProcess;
@@ -34,7 +46,9 @@ const post = (name: string, token: string, lat = 22.5431) =>
 /** Removes an integration an earlier attempt left behind, so a retry starts from the same state. */
 async function forget(page: Page, name: string) {
   const list = await callApi(page, server.url, '/Integration/List', { Name: name });
-  const ids = (list.Items as { IntegrationId: number; Name: string }[]).filter((i) => i.Name === name).map((i) => i.IntegrationId);
+  const ids = (list.Items as { IntegrationId: number; Name: string }[])
+    .filter((i) => i.Name === name)
+    .map((i) => i.IntegrationId);
   if (ids.length) await callApi(page, server.url, '/Integration/Delete', { IntegrationIds: ids });
 }
 
@@ -104,7 +118,9 @@ describe('integrations console', () => {
 
     await page.locator('[data-testid="token-done"]').click();
     await page.locator('[data-testid="token-dialog"]').waitFor({ state: 'hidden' });
-    const row = page.locator('[data-testid="integration-table"] tr', { has: page.locator(`[data-testid="integration-${name}"]`) });
+    const row = page.locator('[data-testid="integration-table"] tr', {
+      has: page.locator(`[data-testid="integration-${name}"]`),
+    });
     await row.waitFor();
     await expect(row.innerText()).resolves.toContain('admin');
     // The list never shows the token again.
@@ -124,7 +140,9 @@ describe('integrations console', () => {
     // A new search shows the row whatever else the list holds.
     await page.locator('.search-form input').first().fill(name);
     await page.locator('.search-form button[type="submit"]').click();
-    const row = page.locator('[data-testid="integration-table"] tr', { has: page.locator(`[data-testid="integration-${name}"]`) });
+    const row = page.locator('[data-testid="integration-table"] tr', {
+      has: page.locator(`[data-testid="integration-${name}"]`),
+    });
     await row.waitFor({ timeout: 15_000 });
 
     await row.locator(`[data-testid="rotate-${name}"]`).click();
@@ -137,7 +155,9 @@ describe('integrations console', () => {
     expect((await post(name, token, 22.55)).status).toBe(200);
 
     await row.locator(`[data-testid="enabled-${name}"]`).click();
-    await expect.poll(() => row.locator(`[data-testid="enabled-${name}"]`).getAttribute('aria-checked')).toBe('false');
+    await expect
+      .poll(() => row.locator(`[data-testid="enabled-${name}"]`).getAttribute('aria-checked'))
+      .toBe('false');
     await expect.poll(async () => (await post(name, token)).status).toBe(401);
 
     await row.locator(`[data-testid="delete-${name}"]`).click();
@@ -161,7 +181,9 @@ describe('integrations console in English', () => {
       await forget(page, name);
       await callApi(page, server.url, '/Integration/Save', { Name: name });
       await open(page, '/devices/integrations');
-      const row = page.locator('[data-testid="integration-table"] tr', { has: page.locator(`[data-testid="integration-${name}"]`) });
+      const row = page.locator('[data-testid="integration-table"] tr', {
+        has: page.locator(`[data-testid="integration-${name}"]`),
+      });
       await row.waitFor({ timeout: 15_000 });
       await expect(page.locator('body').innerText()).resolves.toContain(en.add);
       await page.waitForTimeout(400);
@@ -171,7 +193,9 @@ describe('integrations console in English', () => {
       await confirmPopup(page);
       const { token, url } = await tokenFromDialog(page);
       expect(url).toBe(`${server.url}/api/ingest/${name}`);
-      await expect(page.locator('[data-testid="token-dialog"]').innerText()).resolves.toContain(en.tokenDialog.once);
+      await expect(page.locator('[data-testid="token-dialog"]').innerText()).resolves.toContain(
+        en.tokenDialog.once,
+      );
       await page.waitForTimeout(400);
       await screenshot(page, 'integrations-token-en');
       expect((await post(name, token)).status).toBe(200);

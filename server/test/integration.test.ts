@@ -13,16 +13,26 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
   let operator: string;
   let clinic: string;
   const ids: Record<string, number> = {};
-  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => p.deps.database.query<T>(sql, params);
-  const positions = async (imei: string) => (await q('SELECT 1 FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.imei = $1', [imei])).length;
+  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    p.deps.database.query<T>(sql, params);
+  const positions = async (imei: string) =>
+    (await q('SELECT 1 FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.imei = $1', [imei]))
+      .length;
   const ingest = (name: string, token: string | undefined, body: unknown) =>
     fetch(`${p.url}/api/ingest/${name}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
-  const count = async () => Number((await q<{ n: number }>('SELECT count(*)::int AS n FROM integrations'))[0]!.n);
-  const row = async (id: number) => (await q<{ name: string; account_id: number; enabled: boolean; token_hash: string }>('SELECT * FROM integrations WHERE id = $1', [id]))[0];
+  const count = async () =>
+    Number((await q<{ n: number }>('SELECT count(*)::int AS n FROM integrations'))[0]!.n);
+  const row = async (id: number) =>
+    (
+      await q<{ name: string; account_id: number; enabled: boolean; token_hash: string }>(
+        'SELECT * FROM integrations WHERE id = $1',
+        [id],
+      )
+    )[0];
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
@@ -30,16 +40,24 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
     agent = (await p.login('agent01')).token;
     operator = (await p.login('operator01')).token;
     clinic = (await p.login('clinic01')).token;
-    for (const r of await q<{ id: number; login_name: string }>(`SELECT id, login_name FROM accounts`)) ids[r.login_name] = r.id;
+    for (const r of await q<{ id: number; login_name: string }>(`SELECT id, login_name FROM accounts`))
+      ids[r.login_name] = r.id;
   });
   afterAll(async () => {
     await p?.stop();
   });
 
   it('creates an integration for an account of the subtree; its token, shown once, writes that subtree', async () => {
-    const created = await p.call('/Integration/Save', { Name: 'chirpstack-care', AccountId: ids.clinic01 }, agent);
+    const created = await p.call(
+      '/Integration/Save',
+      { Name: 'chirpstack-care', AccountId: ids.clinic01 },
+      agent,
+    );
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ State: 200, Item: { Name: 'chirpstack-care', AccountId: ids.clinic01, AccountName: 'clinic01', Enabled: true } });
+    expect(created.body).toMatchObject({
+      State: 200,
+      Item: { Name: 'chirpstack-care', AccountId: ids.clinic01, AccountName: 'clinic01', Enabled: true },
+    });
     const token = created.body.Token as string;
     expect(token.length).toBeGreaterThanOrEqual(32);
     expect((await row(created.body.Item.IntegrationId))!.token_hash).not.toContain(token);
@@ -53,7 +71,11 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
     // Listed for the subtree above the owner, never with the token.
     for (const session of [agent, admin, clinic]) {
       const list = await p.call('/Integration/List', { Name: 'care' }, session);
-      expect(list.body).toMatchObject({ State: 200, Total: 1, Items: [{ Name: 'chirpstack-care', AccountName: 'clinic01' }] });
+      expect(list.body).toMatchObject({
+        State: 200,
+        Total: 1,
+        Items: [{ Name: 'chirpstack-care', AccountName: 'clinic01' }],
+      });
       expect(JSON.stringify(list.body)).not.toContain(token);
     }
     const none = await p.call('/Integration/List', { Name: 'nothing-like-it' }, agent);
@@ -75,7 +97,11 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
   it('rotates the token: the old one is refused at once, the new one works', async () => {
     const created = await p.call('/Integration/Save', { Name: 'rotate-me', AccountId: ids.clinic01 }, agent);
     const old = created.body.Token as string;
-    const rotated = await p.call('/Integration/RotateToken', { IntegrationId: created.body.Item.IntegrationId }, agent);
+    const rotated = await p.call(
+      '/Integration/RotateToken',
+      { IntegrationId: created.body.Item.IntegrationId },
+      agent,
+    );
     expect(rotated.body).toMatchObject({ State: 200, Item: { Name: 'rotate-me' } });
     const fresh = rotated.body.Token as string;
     expect(fresh).not.toBe(old);
@@ -93,14 +119,25 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
     const id = created.body.Item.IntegrationId as number;
     const token = created.body.Token as string;
 
-    const off = await p.call('/Integration/Save', { IntegrationId: id, Name: 'toggle-me', Enabled: false }, agent);
+    const off = await p.call(
+      '/Integration/Save',
+      { IntegrationId: id, Name: 'toggle-me', Enabled: false },
+      agent,
+    );
     expect(off.body).toMatchObject({ State: 200, Item: { Enabled: false, AccountId: ids.clinic01 } });
     expect(off.body.Token).toBeUndefined();
     const refused = await ingest('toggle-me', token, { imei: '865000000000008', lat: 1, lon: 2 });
     expect(refused.status).toBe(401);
 
-    const renamed = await p.call('/Integration/Save', { IntegrationId: id, Name: 'toggled', Enabled: true, AccountId: ids.agent01 }, agent);
-    expect(renamed.body).toMatchObject({ State: 200, Item: { Name: 'toggled', Enabled: true, AccountId: ids.agent01, AccountName: 'agent01' } });
+    const renamed = await p.call(
+      '/Integration/Save',
+      { IntegrationId: id, Name: 'toggled', Enabled: true, AccountId: ids.agent01 },
+      agent,
+    );
+    expect(renamed.body).toMatchObject({
+      State: 200,
+      Item: { Name: 'toggled', Enabled: true, AccountId: ids.agent01, AccountName: 'agent01' },
+    });
     expect(renamed.body.Token).toBeUndefined();
     expect((await ingest('toggle-me', token, { imei: '865000000000008', lat: 1, lon: 2 })).status).toBe(401);
     const back = await ingest('toggled', token, { imei: '865000000000008', lat: 22.5, lon: 114 });
@@ -127,15 +164,25 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
     expect(await count()).toBe(before + 2);
 
     // Taken, even by another tenant: a name is a URL of the platform.
-    const taken = await p.call('/Integration/Save', { Name: 'chirpstack-care' }, operator, { 'accept-language': 'en' });
+    const taken = await p.call('/Integration/Save', { Name: 'chirpstack-care' }, operator, {
+      'accept-language': 'en',
+    });
     expect(taken.status).toBe(409);
-    expect(taken.body).toMatchObject({ State: 409, Message: 'integration.nameExists', Text: 'An integration with this name already exists' });
+    expect(taken.body).toMatchObject({
+      State: 409,
+      Message: 'integration.nameExists',
+      Text: 'An integration with this name already exists',
+    });
     const zh = await p.call('/Integration/Save', { Name: 'chirpstack-care' }, agent);
     expect(zh.body.Text).toBe('同名集成已存在');
     expect(await count()).toBe(before + 2);
 
     const own = (await p.call('/Integration/List', { Name: 'agent_partner' }, agent)).body.Items[0];
-    const rename = await p.call('/Integration/Save', { IntegrationId: own.IntegrationId, Name: 'chirpstack-care' }, agent);
+    const rename = await p.call(
+      '/Integration/Save',
+      { IntegrationId: own.IntegrationId, Name: 'chirpstack-care' },
+      agent,
+    );
     expect(rename.body).toMatchObject({ State: 409, Message: 'integration.nameExists' });
     expect((await row(own.IntegrationId))!.name).toBe('agent_partner');
   });
@@ -162,18 +209,31 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
     }
     // The account below cannot reach what its parent owns directly.
     const own = (await p.call('/Integration/List', { Name: 'agent_partner' }, agent)).body.Items[0];
-    expect((await p.call('/Integration/RotateToken', { IntegrationId: own.IntegrationId }, clinic)).body.State).toBe(404);
+    expect(
+      (await p.call('/Integration/RotateToken', { IntegrationId: own.IntegrationId }, clinic)).body.State,
+    ).toBe(404);
     // Unknown ids answer the same as foreign ones.
-    expect((await p.call('/Integration/RotateToken', { IntegrationId: 999999 }, agent)).body).toMatchObject({ State: 404, Message: 'integration.notFound' });
+    expect((await p.call('/Integration/RotateToken', { IntegrationId: 999999 }, agent)).body).toMatchObject({
+      State: 404,
+      Message: 'integration.notFound',
+    });
 
     // An owner outside the caller's subtree: refused, nothing created or moved.
     const n = await count();
-    const outside = await p.call('/Integration/Save', { Name: 'agent-for-operator', AccountId: ids.operator01 }, agent);
+    const outside = await p.call(
+      '/Integration/Save',
+      { Name: 'agent-for-operator', AccountId: ids.operator01 },
+      agent,
+    );
     expect(outside.status).toBe(403);
     expect(outside.body).toMatchObject({ State: 403, Message: 'account.notInScope' });
     const up = await p.call('/Integration/Save', { Name: 'clinic-up', AccountId: ids.agent01 }, clinic);
     expect(up.body).toMatchObject({ State: 403, Message: 'account.notInScope' });
-    const move = await p.call('/Integration/Save', { IntegrationId: id, Name: 'agent-moved', AccountId: ids.operator01 }, agent);
+    const move = await p.call(
+      '/Integration/Save',
+      { IntegrationId: id, Name: 'agent-moved', AccountId: ids.operator01 },
+      agent,
+    );
     expect(move.body).toMatchObject({ State: 403, Message: 'account.notInScope' });
     expect(await count()).toBe(n);
     expect(await row(id)).toEqual(before);
@@ -198,11 +258,16 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
     const done = await p.call('/Integration/Delete', { IntegrationIds: [ida, ida] }, agent);
     expect(done.body).toEqual({ State: 200, Deleted: 1 });
     expect(await row(ida)).toBeUndefined();
-    expect((await ingest('delete-a', a.body.Token, { imei: '865000000000010', lat: 1, lon: 2 })).status).toBe(401);
+    expect((await ingest('delete-a', a.body.Token, { imei: '865000000000010', lat: 1, lon: 2 })).status).toBe(
+      401,
+    );
     expect((await p.call('/Integration/List', { Name: 'delete-a' }, agent)).body.Total).toBe(0);
 
     // The administrator above both tenants reaches both.
-    expect((await p.call('/Integration/Delete', { IntegrationIds: [idb] }, admin)).body).toEqual({ State: 200, Deleted: 1 });
+    expect((await p.call('/Integration/Delete', { IntegrationIds: [idb] }, admin)).body).toEqual({
+      State: 200,
+      Deleted: 1,
+    });
   });
 
   it('answers an expired or missing session with 401 and changes nothing', async () => {

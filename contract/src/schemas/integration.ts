@@ -24,7 +24,10 @@ export const integrationSchema = z.object({
 });
 export type Integration = z.infer<typeof integrationSchema>;
 
-export const integrationListRequest = z.object({ ...pageRequest, Name: z.string().trim().max(64).optional() });
+export const integrationListRequest = z.object({
+  ...pageRequest,
+  Name: z.string().trim().max(64).optional(),
+});
 export const integrationListResponse = pageOf(integrationSchema);
 
 export const saveIntegrationRequest = z.object({
@@ -45,12 +48,17 @@ export const saveIntegrationResponse = ok({ Item: integrationSchema, Token: z.st
 export const rotateIntegrationTokenRequest = z.object({ IntegrationId: id });
 export const rotateIntegrationTokenResponse = ok({ Item: integrationSchema, Token: z.string() });
 
-export const deleteIntegrationsRequest = z.object({ IntegrationIds: z.array(id).min(1, { error: 'validation.required' }).max(1000) });
+export const deleteIntegrationsRequest = z.object({
+  IntegrationIds: z.array(id).min(1, { error: 'validation.required' }).max(1000),
+});
 export const deleteIntegrationsResponse = ok({ Deleted: z.number() });
 
 export const integrationSchemas = {
   '/Integration/List': { request: integrationListRequest, response: integrationListResponse },
   '/Integration/Save': { request: saveIntegrationRequest, response: saveIntegrationResponse },
-  '/Integration/RotateToken': { request: rotateIntegrationTokenRequest, response: rotateIntegrationTokenResponse },
+  '/Integration/RotateToken': {
+    request: rotateIntegrationTokenRequest,
+    response: rotateIntegrationTokenResponse,
+  },
   '/Integration/Delete': { request: deleteIntegrationsRequest, response: deleteIntegrationsResponse },
 } as const;

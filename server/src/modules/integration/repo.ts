@@ -19,13 +19,20 @@ export function newToken(): { token: string; hash: string } {
 }
 
 /** Creates an uplink integration and returns its token (only its hash is kept). */
-export async function createIntegration(deps: Pick<AppDeps, 'database'>, name: string, accountId: number): Promise<string> {
+export async function createIntegration(
+  deps: Pick<AppDeps, 'database'>,
+  name: string,
+  accountId: number,
+): Promise<string> {
   const { token, hash } = newToken();
   await insertIntegration(deps.database.db, { name, accountId, tokenHash: hash });
   return token;
 }
 
-export async function insertIntegration(db: Db, values: { name: string; accountId: number; tokenHash: string; enabled?: boolean }): Promise<number> {
+export async function insertIntegration(
+  db: Db,
+  values: { name: string; accountId: number; tokenHash: string; enabled?: boolean },
+): Promise<number> {
   const [row] = await db.insert(integrations).values(values).returning({ id: integrations.id });
   return row!.id;
 }
@@ -49,11 +56,18 @@ const columns = {
 };
 
 /** The integrations of a subtree, newest first, optionally those whose name contains `name`. */
-export async function listIntegrations(db: Db, user: Pick<AuthUser, 'path'>, q: { name?: string; limit: number; offset: number }) {
+export async function listIntegrations(
+  db: Db,
+  user: Pick<AuthUser, 'path'>,
+  q: { name?: string; limit: number; offset: number },
+) {
   const conds: SQL[] = [ownedBySubtree(integrations.accountId, user)];
   if (q.name) conds.push(sql`${integrations.name} ILIKE ${contains(q.name)}`);
   const where = allOf(conds);
-  const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(integrations).where(where)) as [{ n: number }];
+  const [{ n }] = (await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(integrations)
+    .where(where)) as [{ n: number }];
   const items: IntegrationRow[] = await db
     .select(columns)
     .from(integrations)
@@ -66,7 +80,11 @@ export async function listIntegrations(db: Db, user: Pick<AuthUser, 'path'>, q: 
 }
 
 /** One integration of the subtree; undefined for a missing id and for another tenant's alike. */
-export async function integrationInSubtree(db: Db, user: Pick<AuthUser, 'path'>, id: number): Promise<IntegrationRow | undefined> {
+export async function integrationInSubtree(
+  db: Db,
+  user: Pick<AuthUser, 'path'>,
+  id: number,
+): Promise<IntegrationRow | undefined> {
   const [row] = await db
     .select(columns)
     .from(integrations)
@@ -77,15 +95,25 @@ export async function integrationInSubtree(db: Db, user: Pick<AuthUser, 'path'>,
 
 /** Of `ids`, those of the subtree. */
 export async function idsInSubtree(db: Db, user: Pick<AuthUser, 'path'>, ids: number[]): Promise<number[]> {
-  const found = await db.select({ id: integrations.id }).from(integrations).where(and(inArray(integrations.id, ids), ownedBySubtree(integrations.accountId, user)));
+  const found = await db
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(and(inArray(integrations.id, ids), ownedBySubtree(integrations.accountId, user)));
   return found.map((r) => r.id);
 }
 
-export async function updateIntegration(db: Db, id: number, values: Partial<{ name: string; accountId: number; enabled: boolean; tokenHash: string }>) {
+export async function updateIntegration(
+  db: Db,
+  id: number,
+  values: Partial<{ name: string; accountId: number; enabled: boolean; tokenHash: string }>,
+) {
   if (Object.keys(values).length) await db.update(integrations).set(values).where(eq(integrations.id, id));
 }
 
 export async function deleteIntegrations(db: Db, ids: number[]): Promise<number> {
-  const done = await db.delete(integrations).where(inArray(integrations.id, ids)).returning({ id: integrations.id });
+  const done = await db
+    .delete(integrations)
+    .where(inArray(integrations.id, ids))
+    .returning({ id: integrations.id });
   return done.length;
 }

@@ -39,7 +39,11 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
 }
 
 export async function list(ctx: AuthedContext, q: { PageNo: number; PageCount: number; Name?: string }) {
-  const r = await repo.listIntegrations(ctx.deps.database.db, ctx.user, { name: q.Name || undefined, limit: q.PageCount, offset: (q.PageNo - 1) * q.PageCount });
+  const r = await repo.listIntegrations(ctx.deps.database.db, ctx.user, {
+    name: q.Name || undefined,
+    limit: q.PageCount,
+    offset: (q.PageNo - 1) * q.PageCount,
+  });
   return { State: State.OK, Total: r.total, Items: r.items.map(toItem) } as const;
 }
 
@@ -49,13 +53,24 @@ export async function save(ctx: AuthedContext, b: SaveBody) {
     await inScope(ctx, b.IntegrationId);
     const owner = b.AccountId === undefined ? undefined : await accountInScope(db, ctx.user, b.AccountId);
     await uniqueName(() =>
-      repo.updateIntegration(db, b.IntegrationId!, { name: b.Name, ...(owner ? { accountId: owner.id } : {}), ...(b.Enabled === undefined ? {} : { enabled: b.Enabled }) }),
+      repo.updateIntegration(db, b.IntegrationId!, {
+        name: b.Name,
+        ...(owner ? { accountId: owner.id } : {}),
+        ...(b.Enabled === undefined ? {} : { enabled: b.Enabled }),
+      }),
     );
     return { State: State.OK, Item: toItem(await inScope(ctx, b.IntegrationId)) } as const;
   }
   const owner = await accountInScope(db, ctx.user, b.AccountId);
   const { token, hash } = repo.newToken();
-  const id = await uniqueName(() => repo.insertIntegration(db, { name: b.Name, accountId: owner.id, tokenHash: hash, enabled: b.Enabled ?? true }));
+  const id = await uniqueName(() =>
+    repo.insertIntegration(db, {
+      name: b.Name,
+      accountId: owner.id,
+      tokenHash: hash,
+      enabled: b.Enabled ?? true,
+    }),
+  );
   return { State: State.OK, Item: toItem(await inScope(ctx, id)), Token: token } as const;
 }
 

@@ -2,7 +2,20 @@
 // POST device JSON to /api/ingest/<name> with a bearer token. The token is shown once, after
 // creating or rotating; the integration writes only devices of its owner account's subtree.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Typography, theme } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Space,
+  Switch,
+  Typography,
+  theme,
+} from 'antd';
 import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +44,17 @@ const validate = schemaValidator<Record<string, unknown>>(schemas.saveIntegratio
 /** The address a network server posts to, on the origin the console is served from. */
 const ingestUrl = (name: string) => `${window.location.origin}/api/ingest/${name}`;
 
-function IntegrationDialog({ item, open, onClose, onCreated }: { item: Integration | null; open: boolean; onClose: () => void; onCreated: (issued: Issued) => void }) {
+function IntegrationDialog({
+  item,
+  open,
+  onClose,
+  onCreated,
+}: {
+  item: Integration | null;
+  open: boolean;
+  onClose: () => void;
+  onCreated: (issued: Issued) => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm();
@@ -64,12 +87,29 @@ function IntegrationDialog({ item, open, onClose, onCreated }: { item: Integrati
   };
 
   return (
-    <Modal open={open} title={t(item ? 'integrations:edit' : 'integrations:add')} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} forceRender>
+    <Modal
+      open={open}
+      title={t(item ? 'integrations:edit' : 'integrations:add')}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={busy}
+      forceRender
+    >
       <Form form={form} layout="vertical" data-testid="integration-form">
         <Form.Item name="Name" label={t('integrations:name')} extra={t('integrations:nameHint')} required>
-          <Input maxLength={64} placeholder={t('integrations:namePlaceholder')} autoComplete="off" data-testid="integration-name" />
+          <Input
+            maxLength={64}
+            placeholder={t('integrations:namePlaceholder')}
+            autoComplete="off"
+            data-testid="integration-name"
+          />
         </Form.Item>
-        <Form.Item name="AccountId" label={t('integrations:owner')} extra={t('integrations:ownerHint')} required>
+        <Form.Item
+          name="AccountId"
+          label={t('integrations:owner')}
+          extra={t('integrations:ownerHint')}
+          required
+        >
           <AccountSelect />
         </Form.Item>
       </Form>
@@ -107,7 +147,11 @@ function CopyButton({ text, testId }: { text: string; testId?: string }) {
   return (
     <Button
       icon={<CopyOutlined />}
-      onClick={() => void copyText(text).then((done) => (done ? message.success(t('integrations:tokenDialog.copied')) : undefined))}
+      onClick={() =>
+        void copyText(text).then((done) =>
+          done ? message.success(t('integrations:tokenDialog.copied')) : undefined,
+        )
+      }
       data-testid={testId}
     >
       {t('integrations:tokenDialog.copy')}
@@ -121,7 +165,13 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
     <div style={{ marginBottom: 16 }}>
       <Typography.Text strong>{label}</Typography.Text>
       <Space.Compact style={{ width: '100%', marginTop: 4 }}>
-        <Input readOnly value={value} data-testid={testId} style={{ fontFamily: 'monospace' }} onFocus={(e) => e.target.select()} />
+        <Input
+          readOnly
+          value={value}
+          data-testid={testId}
+          style={{ fontFamily: 'monospace' }}
+          onFocus={(e) => e.target.select()}
+        />
         <CopyButton text={value} testId={`${testId}-copy`} />
       </Space.Compact>
     </div>
@@ -156,8 +206,17 @@ function TokenDialog({ issued, onClose }: { issued: Issued | null; onClose: () =
       destroyOnHidden
     >
       <div data-testid="token-dialog">
-        <Alert type="warning" showIcon title={t('integrations:tokenDialog.once')} style={{ marginBottom: 16 }} />
-        <CopyField label={t('integrations:tokenDialog.token')} value={issued?.token ?? ''} testId="integration-token" />
+        <Alert
+          type="warning"
+          showIcon
+          title={t('integrations:tokenDialog.once')}
+          style={{ marginBottom: 16 }}
+        />
+        <CopyField
+          label={t('integrations:tokenDialog.token')}
+          value={issued?.token ?? ''}
+          testId="integration-token"
+        />
         <CopyField label={t('integrations:tokenDialog.url')} value={url} testId="integration-url" />
         <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 4 }}>
           <span>
@@ -235,15 +294,27 @@ export default function IntegrationsPage() {
   return (
     <Card>
       <Typography.Paragraph type="secondary">{t('integrations:intro')}</Typography.Paragraph>
-      <SearchForm<{ Name?: string }> onSearch={setSearch} fields={[{ name: 'Name', label: t('integrations:name'), input: <Input allowClear style={{ width: 220 }} /> }]} />
+      <SearchForm<{ Name?: string }>
+        onSearch={setSearch}
+        fields={[
+          { name: 'Name', label: t('integrations:name'), input: <Input allowClear style={{ width: 220 }} /> },
+        ]}
+      />
       <DataTable<Integration>
         testId="integration-table"
         queryKey={KEY}
         params={search}
         rowKey="IntegrationId"
-        fetch={(q, p) => call('/Integration/List', { PageNo: q.page, PageCount: q.pageSize, ...(p as { Name?: string }) })}
+        fetch={(q, p) =>
+          call('/Integration/List', { PageNo: q.page, PageCount: q.pageSize, ...(p as { Name?: string }) })
+        }
         toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })} data-testid="add-integration">
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setEditing({ item: null })}
+            data-testid="add-integration"
+          >
             {t('integrations:add')}
           </Button>
         }
@@ -263,26 +334,53 @@ export default function IntegrationsPage() {
             title: t('integrations:enabled'),
             width: 100,
             render: (_, r) => (
-              <Switch checked={r.Enabled} loading={switching === r.IntegrationId} onChange={(on) => void toggle(r, on)} data-testid={`enabled-${r.Name}`} />
+              <Switch
+                checked={r.Enabled}
+                loading={switching === r.IntegrationId}
+                onChange={(on) => void toggle(r, on)}
+                data-testid={`enabled-${r.Name}`}
+              />
             ),
           },
-          { key: 'CreatedAt', title: t('integrations:createdAt'), width: 180, render: (_, r) => formatDateTime(r.CreatedAt) },
+          {
+            key: 'CreatedAt',
+            title: t('integrations:createdAt'),
+            width: 180,
+            render: (_, r) => formatDateTime(r.CreatedAt),
+          },
           {
             key: 'actions',
             title: t('integrations:actions'),
             width: 300,
             render: (_, r) => (
               <Space size={0}>
-                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ item: r })}>
+                <Button
+                  type="link"
+                  size="small"
+                  icon={<EditOutlined />}
+                  onClick={() => setEditing({ item: r })}
+                >
                   {t('integrations:action.edit')}
                 </Button>
-                <Popconfirm title={t('integrations:confirmRotate', { name: r.Name })} onConfirm={() => rotate(r)}>
+                <Popconfirm
+                  title={t('integrations:confirmRotate', { name: r.Name })}
+                  onConfirm={() => rotate(r)}
+                >
                   <Button type="link" size="small" icon={<SyncOutlined />} data-testid={`rotate-${r.Name}`}>
                     {t('integrations:action.rotate')}
                   </Button>
                 </Popconfirm>
-                <Popconfirm title={t('integrations:confirmDelete', { name: r.Name })} onConfirm={() => remove(r)}>
-                  <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`delete-${r.Name}`}>
+                <Popconfirm
+                  title={t('integrations:confirmDelete', { name: r.Name })}
+                  onConfirm={() => remove(r)}
+                >
+                  <Button
+                    type="link"
+                    size="small"
+                    danger
+                    icon={<DeleteOutlined />}
+                    data-testid={`delete-${r.Name}`}
+                  >
                     {t('integrations:action.delete')}
                   </Button>
                 </Popconfirm>
@@ -291,7 +389,12 @@ export default function IntegrationsPage() {
           },
         ]}
       />
-      <IntegrationDialog open={editing !== null} item={editing?.item ?? null} onClose={() => setEditing(null)} onCreated={setIssued} />
+      <IntegrationDialog
+        open={editing !== null}
+        item={editing?.item ?? null}
+        onClose={() => setEditing(null)}
+        onCreated={setIssued}
+      />
       <TokenDialog issued={issued} onClose={() => setIssued(null)} />
     </Card>
   );
