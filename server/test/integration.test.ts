@@ -78,6 +78,10 @@ describe.each(databases())('uplink integrations on %s', (kind) => {
       });
       expect(JSON.stringify(list.body)).not.toContain(token);
     }
+    // The accepted uplink is recorded as the last use (in the background).
+    await expect
+      .poll(async () => (await p.call('/Integration/List', { Name: 'care' }, agent)).body.Items[0].LastUsedAt)
+      .not.toBeNull();
     const none = await p.call('/Integration/List', { Name: 'nothing-like-it' }, agent);
     expect(none.body).toMatchObject({ Total: 0, Items: [] });
   });

@@ -21,6 +21,8 @@ export const integrationSchema = z.object({
   AccountName: z.string(),
   Enabled: z.boolean(),
   CreatedAt: z.string(),
+  /** The last accepted uplink (to the minute), null when never used. */
+  LastUsedAt: z.string().nullable(),
 });
 export type Integration = z.infer<typeof integrationSchema>;
 

@@ -8,7 +8,7 @@ import { State } from '@wt/contract';
 import { decodeOsmAnd, decodeUplink, type DeviceMessage, type HttpRequestLike } from '@wt/protocols';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/errors.js';
-import { hashToken } from '../modules/integration/repo.js';
+import { hashToken, touchIntegration } from '../modules/integration/repo.js';
 
 // Integrations are managed by the /Integration calls; made in code with createIntegration.
 export { createIntegration, hashToken } from '../modules/integration/repo.js';
@@ -112,6 +112,7 @@ export const ingestRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app: F
       : [];
     const row = rows[0];
     if (!row || !token || hashToken(token) !== row.token_hash) throw new AppError(State.TOKEN_INVALID, 'common.tokenInvalid');
+    touchIntegration(deps, row.id);
 
     const ingest = deps.ingest;
     const remote = request.ip;

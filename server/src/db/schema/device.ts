@@ -177,4 +177,6 @@ export const integrations = pgTable('integrations', {
   tokenHash: text('token_hash').notNull(),
   enabled: boolean('enabled').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Last accepted uplink, written at most once a minute per process. */
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 });

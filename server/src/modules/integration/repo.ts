@@ -44,6 +44,7 @@ export interface IntegrationRow {
   accountName: string;
   enabled: boolean;
   createdAt: Date;
+  lastUsedAt: Date | null;
 }
 
 const columns = {
@@ -53,6 +54,7 @@ const columns = {
   accountName: accounts.loginName,
   enabled: integrations.enabled,
   createdAt: integrations.createdAt,
+  lastUsedAt: integrations.lastUsedAt,
 };
 
 /** The integrations of a subtree, newest first, optionally those whose name contains `name`. */
@@ -116,4 +118,28 @@ export async function deleteIntegrations(db: Db, ids: number[]): Promise<number>
     .where(inArray(integrations.id, ids))
     .returning({ id: integrations.id });
   return done.length;
+}
+
+const TOUCH_EVERY_MS = 60_000;
+/** Per database (several platforms may share a process, as in tests): integration id -> last write. */
+const touched = new WeakMap<object, Map<number, number>>();
+
+/**
+ * Records that an integration was used, at most once a minute per integration and process, in the
+ * background: the uplink's answer never waits for it.
+ */
+export function touchIntegration(
+  deps: Pick<AppDeps, 'database' | 'log'>,
+  id: number,
+  now = Date.now(),
+): void {
+  let seen = touched.get(deps.database);
+  if (!seen) touched.set(deps.database, (seen = new Map()));
+  if (now - (seen.get(id) ?? 0) < TOUCH_EVERY_MS) return;
+  seen.set(id, now);
+  deps.database.db
+    .update(integrations)
+    .set({ lastUsedAt: new Date(now) })
+    .where(eq(integrations.id, id))
+    .catch((err: unknown) => deps.log.debug({ err, integration: id }, 'integration last use not recorded'));
 }

@@ -20,6 +20,7 @@ const toItem = (r: repo.IntegrationRow): Item => ({
   AccountName: r.accountName,
   Enabled: r.enabled,
   CreatedAt: iso(r.createdAt)!,
+  LastUsedAt: iso(r.lastUsedAt),
 });
 
 async function inScope(ctx: AuthedContext, id: number) {

@@ -349,6 +349,17 @@ export default function IntegrationsPage() {
             render: (_, r) => formatDateTime(r.CreatedAt),
           },
           {
+            key: 'LastUsedAt',
+            title: t('integrations:lastUsedAt'),
+            width: 180,
+            render: (_, r) =>
+              r.LastUsedAt ? (
+                formatDateTime(r.LastUsedAt)
+              ) : (
+                <Typography.Text type="secondary">{t('integrations:never')}</Typography.Text>
+              ),
+          },
+          {
             key: 'actions',
             title: t('integrations:actions'),
             width: 300,
