@@ -98,6 +98,10 @@ describe('integrations console', () => {
     await dialog.locator('[data-testid="integration-name"]').fill(name);
     // The owner defaults to the signed-in account.
     await expect.poll(() => dialog.locator('[data-testid="account-select"]').innerText()).toContain('admin');
+    // Changing the name takes its refusal away.
+    await dialog.locator('.ant-form-item-explain-error').waitFor({ state: 'detached' });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'integrations-create-zh-CN');
     await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
 
     const { token, url, example } = await tokenFromDialog(page);
@@ -123,6 +127,8 @@ describe('integrations console', () => {
     });
     await row.waitFor();
     await expect(row.innerText()).resolves.toContain('admin');
+    // Closing the dialog refreshes the list, which now shows the uplink as the last use.
+    await expect.poll(() => row.innerText()).not.toContain(zh.never);
     // The list never shows the token again.
     await expect(page.locator('body').innerText()).resolves.not.toContain(token);
     await page.waitForTimeout(400);

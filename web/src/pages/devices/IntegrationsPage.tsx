@@ -95,7 +95,15 @@ function IntegrationDialog({
       confirmLoading={busy}
       forceRender
     >
-      <Form form={form} layout="vertical" data-testid="integration-form">
+      <Form
+        form={form}
+        layout="vertical"
+        data-testid="integration-form"
+        // A field's refusal goes away as soon as it is changed.
+        onValuesChange={(changed: Record<string, unknown>) =>
+          form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })))
+        }
+      >
         <Form.Item name="Name" label={t('integrations:name')} extra={t('integrations:nameHint')} required>
           <Input
             maxLength={64}
@@ -406,7 +414,13 @@ export default function IntegrationsPage() {
         onClose={() => setEditing(null)}
         onCreated={setIssued}
       />
-      <TokenDialog issued={issued} onClose={() => setIssued(null)} />
+      <TokenDialog
+        issued={issued}
+        onClose={() => {
+          setIssued(null);
+          void refresh();
+        }}
+      />
     </Card>
   );
 }
