@@ -20,6 +20,7 @@ import { callApi, closeOverlays, login, open } from './console.js';
 const texts = (lang: string) =>
   JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'integrations.json'), 'utf8')) as {
     add: string;
+    never: string;
     tokenDialog: { once: string };
   };
 const IMEI = '865000000000001';
