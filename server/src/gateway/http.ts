@@ -2,6 +2,7 @@
 // at /osmand on the main port and at / on OSMAND_PORT, the JSON uplink of network servers and
 // partner systems at POST /api/ingest/:integration (bearer token per integration), and the
 // pipeline's counters at GET /api/metrics. A device gets its 200 only once its data is committed.
+import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { State } from '@wt/contract';
@@ -9,6 +10,13 @@ import { decodeOsmAnd, decodeUplink, type DeviceMessage, type HttpRequestLike } 
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/errors.js';
 import { hashToken, touchIntegration } from '../modules/integration/repo.js';
+
+/** Compares two hex digests in constant time. */
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 
 // Integrations are managed by the /Integration calls; made in code with createIntegration.
 export { createIntegration, hashToken } from '../modules/integration/repo.js';
@@ -111,7 +119,7 @@ export const ingestRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app: F
         )
       : [];
     const row = rows[0];
-    if (!row || !token || hashToken(token) !== row.token_hash) throw new AppError(State.TOKEN_INVALID, 'common.tokenInvalid');
+    if (!row || !token || !sameHash(hashToken(token), row.token_hash)) throw new AppError(State.TOKEN_INVALID, 'common.tokenInvalid');
     touchIntegration(deps, row.id);
 
     const ingest = deps.ingest;
