@@ -208,6 +208,11 @@ describe('devices console', () => {
   it('sends an upload interval to a simulated watch and sees it answered', async () => {
     await sim?.stop();
     sim = await startSimulator({ devices: [{ imei: SIM_IMEI, protocol: 'watch' }], ports: { watch: server.ports.WATCH_PORT }, interval: 30, seed: 7 });
+    // Its first position, before the new interval restarts the watch's report timer (5 minutes);
+    // the map test below needs the watch on the map.
+    await expect
+      .poll(async () => (await callApi(page, server.url, '/Device/DeviceDetail', { Imei: SIM_IMEI })).Item?.LastLocation, { timeout: 30_000, interval: 500 })
+      .toBeTruthy();
     await open(page, '/devices/list');
     await findDevice(page, SIM_IMEI);
     await page.locator(`[data-testid="cmd-${SIM_IMEI}"]`).click();
