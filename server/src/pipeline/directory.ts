@@ -29,6 +29,8 @@ const SELECT = `SELECT d.id, d.imei, d.name, d.account_id AS "accountId", a.path
 
 export class DeviceDirectory {
   private cache = new Map<string, Entry>();
+  /** The identities a known device is cached under (IMEI, short id, ext id), so forgetting it is no scan. */
+  private keysOf = new Map<number, Set<string>>();
   private loading = new Map<string, Promise<DeviceRef | null>>();
   private autoAccount: Promise<{ id: number } | null> | undefined;
 
@@ -72,10 +74,10 @@ export class DeviceDirectory {
     for (const { shortId, extId, ...ref } of rows) {
       if (this.cache.has(ref.imei)) continue;
       const entry = { ref, at: now - Math.random() * KNOWN_TTL_MS };
-      this.cache.set(ref.imei, entry);
+      this.remember(ref.imei, entry);
       // A 10-digit id two IMEIs share cannot be told apart: left to the lookup, which says so.
-      if (shortId && shortIds.get(shortId) === 1 && !this.cache.has(shortId)) this.cache.set(shortId, entry);
-      if (extId && !this.cache.has(extId)) this.cache.set(extId, entry);
+      if (shortId && shortIds.get(shortId) === 1 && !this.cache.has(shortId)) this.remember(shortId, entry);
+      if (extId && !this.cache.has(extId)) this.remember(extId, entry);
     }
     return rows.length;
   }
@@ -97,17 +99,35 @@ export class DeviceDirectory {
 
   /** Forgets a device (its owner or identity changed). */
   invalidate(match: { imei?: string; deviceId?: number }): void {
-    for (const [k, e] of this.cache) {
-      if (!e.ref) {
-        if (match.imei && (k === match.imei || k === match.imei.slice(-10))) this.cache.delete(k);
-        continue;
+    const ids = new Set<number>();
+    if (match.deviceId) ids.add(match.deviceId);
+    if (match.imei) {
+      for (const k of [match.imei, match.imei.slice(-10)]) {
+        const ref = this.cache.get(k)?.ref;
+        if (ref) ids.add(ref.id);
+        // An unknown identity (cached as nobody) may be a device now.
+        else this.cache.delete(k);
       }
-      if ((match.imei && e.ref.imei === match.imei) || (match.deviceId && e.ref.id === match.deviceId)) this.cache.delete(k);
+      // Cached only under another identity (a LoRa DevEUI): the rare case pays for a scan.
+      if (!ids.size) for (const [id, keys] of this.keysOf) for (const k of keys) if (this.cache.get(k)?.ref?.imei === match.imei) ids.add(id);
     }
+    for (const id of ids) {
+      for (const k of this.keysOf.get(id) ?? []) if (this.cache.get(k)?.ref?.id === id) this.cache.delete(k);
+      this.keysOf.delete(id);
+    }
+  }
+
+  private remember(identity: string, entry: Entry): void {
+    this.cache.set(identity, entry);
+    if (!entry.ref) return;
+    let keys = this.keysOf.get(entry.ref.id);
+    if (!keys) this.keysOf.set(entry.ref.id, (keys = new Set()));
+    keys.add(identity);
   }
 
   clear(): void {
     this.cache.clear();
+    this.keysOf.clear();
   }
 
   private async load(identity: string, protocol: string): Promise<DeviceRef | null> {
@@ -120,7 +140,7 @@ export class DeviceDirectory {
     let ref = rows.length === 1 ? rows[0]! : null;
     if (rows.length > 1) this.log.warn({ identity: id }, 'ambiguous 10-digit device id: several IMEIs end with it');
     if (!ref && this.config.AUTO_REGISTER && IMEI.test(id)) ref = await this.register(id, protocol);
-    this.cache.set(identity, { ref, at: Date.now() });
+    this.remember(identity, { ref, at: Date.now() });
     return ref;
   }
 
