@@ -3,7 +3,9 @@
 import * as OpenCC from 'opencc-js';
 import { readFileSync } from 'node:fs';
 
-const convert = OpenCC.Converter({ from: 'cn', to: 'twp' });
+const opencc = OpenCC.Converter({ from: 'cn', to: 'twp' });
+// One term per concept in zh-TW: OpenCC writes 賬 for 账 (账户 → 賬戶); Taiwan writes 帳戶, 帳號.
+const convert = (s) => opencc(s).replaceAll('賬', '帳');
 const walk = (v) =>
   typeof v === 'string' ? convert(v) : Array.isArray(v) ? v.map(walk) : v && typeof v === 'object'
     ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))

@@ -4,6 +4,10 @@
 // watch taken off the wrist. 56 triggers a data refresh in the console (it is not stored as an
 // alarm). The rest are ours; every installation is seeded with this list and administrators may
 // edit the texts, level, ring and push, or mark a type invalid (closing it stops those alarms).
+// The built-in names and descriptions are the message catalogue's (`alarm.types.*`), in the three
+// console languages.
+import { MESSAGES, type Locale, type MessageTree } from './messages.js';
+
 export const ALARM_LEVELS = { normal: 1, important: 2, severe: 3 } as const;
 export type AlarmLevel = (typeof ALARM_LEVELS)[keyof typeof ALARM_LEVELS];
 
@@ -44,9 +48,12 @@ export interface AlarmTypeSeed {
   code: number;
   name: AlarmCodeName;
   category: AlarmCategory;
+  /** Built-in name and description per language (the `alarm.types.*` and `alarm.typeDescriptions.*` messages). */
   zh: string;
+  zhTW: string;
   en: string;
   zhDescription: string;
+  zhTWDescription: string;
   enDescription: string;
   level: AlarmLevel;
   ring: AlarmRing;
@@ -57,41 +64,71 @@ export interface AlarmTypeSeed {
   max: number | null;
 }
 
+function text(locale: Locale, group: 'types' | 'typeDescriptions', name: AlarmCodeName): string {
+  const alarm = MESSAGES[locale].alarm as MessageTree;
+  const v = (alarm[group] as MessageTree)[name];
+  if (typeof v !== 'string') throw new Error(`alarm.${group}.${name} is missing in ${locale}`);
+  return v;
+}
+
 const t = (
   name: AlarmCodeName,
   category: AlarmCategory,
-  zh: string,
-  en: string,
-  zhDescription: string,
-  enDescription: string,
   level: AlarmLevel,
   ring: AlarmRing,
   min: number | null = null,
   max: number | null = null,
-): AlarmTypeSeed => ({ code: ALARM_CODES[name], name, category, zh, en, zhDescription, enDescription, level, ring, pagePush: true, min, max });
+): AlarmTypeSeed => ({
+  code: ALARM_CODES[name],
+  name,
+  category,
+  zh: text('zh-CN', 'types', name),
+  zhTW: text('zh-TW', 'types', name),
+  en: text('en', 'types', name),
+  zhDescription: text('zh-CN', 'typeDescriptions', name),
+  zhTWDescription: text('zh-TW', 'typeDescriptions', name),
+  enDescription: text('en', 'typeDescriptions', name),
+  level,
+  ring,
+  pagePush: true,
+  min,
+  max,
+});
 
 const { normal, important, severe } = ALARM_LEVELS;
 const { keep, few, silent } = ALARM_RINGS;
 
 export const ALARM_TYPES: readonly AlarmTypeSeed[] = [
-  t('sos', 'sos', 'SOS求救', 'SOS', '佩戴者按下了SOS键', 'The wearer pressed the SOS button', severe, keep),
-  t('fall', 'sos', '跌倒报警', 'Fall', '设备检测到佩戴者跌倒', 'The device detected that the wearer fell', severe, keep),
-  t('removal', 'device', '脱腕报警', 'Watch removed', '手表被从手腕上取下', 'The watch was taken off the wrist', important, keep),
-  t('lowBattery', 'device', '低电报警', 'Low battery', '设备电量过低', 'The device battery is low', normal, few),
-  t('powerOff', 'device', '关机报警', 'Power off', '设备已关机', 'The device was switched off', important, few),
-  t('deviceFenceIn', 'fence', '进入设备围栏', 'Entered device fence', '设备进入了它的电子围栏', 'The device entered one of its fences', important, few),
-  t('deviceFenceOut', 'fence', '离开设备围栏', 'Left device fence', '设备离开了它的电子围栏', 'The device left one of its fences', important, few),
-  t('accountFenceIn', 'fence', '进入账户围栏', 'Entered account fence', '设备进入了账户围栏', 'The device entered an account fence', important, few),
-  t('accountFenceOut', 'fence', '离开账户围栏', 'Left account fence', '设备离开了账户围栏', 'The device left an account fence', important, few),
-  t('heartRateHigh', 'health', '心率过高', 'Heart rate high', '心率高于设定上限', 'The heart rate is above the upper limit', important, few, 50, 120),
-  t('heartRateLow', 'health', '心率过低', 'Heart rate low', '心率低于设定下限', 'The heart rate is below the lower limit', important, few, 50, 120),
-  t('bloodPressureHigh', 'health', '血压过高', 'Blood pressure high', '收缩压或舒张压高于设定上限', 'The systolic or diastolic pressure is above the upper limit', important, few, 90, 140),
-  t('bloodPressureLow', 'health', '血压过低', 'Blood pressure low', '收缩压或舒张压低于设定下限', 'The systolic or diastolic pressure is below the lower limit', important, few, 60, 90),
-  t('bodyTempHigh', 'health', '体温过高', 'Body temperature high', '体温高于设定上限', 'The body temperature is above the upper limit', important, few, 35, 37.3),
-  t('wristTempHigh', 'health', '腕温过高', 'Wrist temperature high', '腕温高于设定上限', 'The wrist temperature is above the upper limit', normal, few, 30, 37.3),
-  t('bloodOxygenLow', 'health', '血氧过低', 'Blood oxygen low', '血氧低于设定下限', 'The blood oxygen is below the lower limit', severe, keep, 90, 100),
-  t('offline', 'device', '设备离线', 'Device offline', '设备超过设定时间未通讯', 'The device has not communicated for longer than the timeout', normal, silent),
+  t('sos', 'sos', severe, keep),
+  t('fall', 'sos', severe, keep),
+  t('removal', 'device', important, keep),
+  t('lowBattery', 'device', normal, few),
+  t('powerOff', 'device', important, few),
+  t('deviceFenceIn', 'fence', important, few),
+  t('deviceFenceOut', 'fence', important, few),
+  t('accountFenceIn', 'fence', important, few),
+  t('accountFenceOut', 'fence', important, few),
+  t('heartRateHigh', 'health', important, few, 50, 120),
+  t('heartRateLow', 'health', important, few, 50, 120),
+  t('bloodPressureHigh', 'health', important, few, 90, 140),
+  t('bloodPressureLow', 'health', important, few, 60, 90),
+  t('bodyTempHigh', 'health', important, few, 35, 37.3),
+  t('wristTempHigh', 'health', normal, few, 30, 37.3),
+  t('bloodOxygenLow', 'health', severe, keep, 90, 100),
+  t('offline', 'device', normal, silent),
 ];
+
+/** The built-in name of a type in a language, where the code is one of ours. */
+export function builtInAlarmTypeName(locale: Locale, code: number): string | undefined {
+  const seed = alarmTypeByCode(code);
+  return seed && (locale === 'en' ? seed.en : locale === 'zh-TW' ? seed.zhTW : seed.zh);
+}
+
+/** The built-in description of a type in a language, where the code is one of ours. */
+export function builtInAlarmTypeDescription(locale: Locale, code: number): string | undefined {
+  const seed = alarmTypeByCode(code);
+  return seed && (locale === 'en' ? seed.enDescription : locale === 'zh-TW' ? seed.zhTWDescription : seed.zhDescription);
+}
 
 export const STICKY_ALARM_CODES: readonly number[] = [ALARM_CODES.sos, ALARM_CODES.fall, ALARM_CODES.removal];
 
@@ -129,3 +166,16 @@ export const DEFAULT_THRESHOLDS: HealthThresholds = {
 };
 
 export const THRESHOLD_FIELDS = Object.keys(DEFAULT_THRESHOLDS) as (keyof HealthThresholds)[];
+
+/**
+ * The parameters of a stored alarm message (`alarm.msg.*`) ready to be put into its text: the
+ * measure named in the reader's language, the battery level as " 15%" (nothing when unknown).
+ * The server's renderer and the console's pop-ups share it, so both say the same.
+ */
+export function alarmMessageParams(params: Record<string, unknown> | null | undefined, measureName: (measure: string) => string): Record<string, unknown> {
+  const p = { ...(params ?? {}) };
+  if (typeof p.measure === 'string') p.measure = measureName(p.measure);
+  if (typeof p.battery === 'number') p.battery = ` ${p.battery}%`;
+  else if (p.battery === undefined) p.battery = '';
+  return p;
+}

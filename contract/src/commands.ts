@@ -178,3 +178,11 @@ export function validateCommand(code: string, params: unknown): CommandValidatio
     }),
   };
 }
+
+/**
+ * A command's name and description are the message catalogue's (`command.names.<CODE>`,
+ * `command.details.<CODE>`), rendered in the reader's language on every page. The command
+ * dictionary stores only what an administrator typed over them for one protocol (empty: none).
+ */
+export const commandNameKey = (code: string) => `command.names.${code}`;
+export const commandDetailsKey = (code: string) => `command.details.${code}`;

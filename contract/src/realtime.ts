@@ -41,7 +41,11 @@ export interface AlarmPush {
   /** The device's IMEI. */
   DeviceID: string;
   Nickname: string;
+  /** The alarm's content in the platform's default language, for clients without the catalogue. */
   Message: string;
+  /** The content as a key of the message catalogue and its parameters: consoles render it in their language. */
+  MessageKey?: string;
+  MessageParams?: Record<string, unknown>;
   Created: string;
 }
 

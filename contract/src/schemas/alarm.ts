@@ -16,6 +16,9 @@ export const alarmTypeSchema = z.object({
   NameEn: z.string(),
   DescriptionZh: z.string(),
   DescriptionEn: z.string(),
+  /** Name and description in the caller's language (zh-TW: the traditional form of the Chinese texts). */
+  Name: z.string(),
+  Description: z.string(),
   Category: z.string(),
   /** 1 normal, 2 important, 3 severe. */
   Level: z.number(),

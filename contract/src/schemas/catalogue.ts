@@ -83,6 +83,7 @@ export const commandSchema = z.object({
   ProtocolId: z.number(),
   Protocol: z.string(),
   Code: z.string(),
+  /** An administrator's name and details for this protocol's command; empty: the catalogue's, by code. */
   Name: z.string(),
   Details: z.string(),
   Type: z.string(),
@@ -114,7 +115,8 @@ export const saveCommandRequest = z.object({
   CommandId: optionalId,
   ProtocolId: z.coerce.number({ error: 'device.protocolRequired' }).int().positive({ error: 'device.protocolRequired' }),
   Code: commandCodeField,
-  Name: requiredString('device.commandNameRequired').max(64, { error: 'validation.tooLong' }),
+  /** Overrides of the catalogue's name and description for this protocol; empty keeps the catalogue's. */
+  Name: z.string().trim().max(64, { error: 'validation.tooLong' }).default(''),
   Details: z.string().trim().max(1024).default(''),
 });
 export const saveCommandResponse = ok({ Item: commandSchema });

@@ -138,8 +138,8 @@ export class RealtimeHub {
   }
 
   private onAlarm(e: AlarmRaisedEvent): void {
-    const { deviceId, accountPath, NotificationType, DeviceID, Nickname, Message, Created } = e;
-    const msg: RealtimeMessage = { type: 'alarm', deviceId, alarm: { NotificationType, DeviceID, Nickname, Message, Created } };
+    const { deviceId, accountPath, NotificationType, DeviceID, Nickname, Message, MessageKey, MessageParams, Created } = e;
+    const msg: RealtimeMessage = { type: 'alarm', deviceId, alarm: { NotificationType, DeviceID, Nickname, Message, MessageKey, MessageParams, Created } };
     const text = JSON.stringify(msg);
     for (const c of this.audience(accountPath)) this.send(c, text);
   }

@@ -44,6 +44,8 @@ export interface ClientHooks {
   getToken: () => string | null;
   /** Called once per State 1100 answer (unless the caller keeps the session). */
   onTokenInvalid: () => void;
+  /** The console's language, sent as X-Language: what the server renders (alarm contents, names) is in it. */
+  getLanguage?: () => string;
 }
 
 let hooks: ClientHooks = { getToken: () => null, onTokenInvalid: () => undefined };
@@ -64,6 +66,8 @@ export async function call<P extends CallPath>(path: P, body: CallRequest<P>, op
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const token = hooks.getToken();
   if (token && !NO_AUTH.has(path.toLowerCase())) headers.Authorization = `Bearer ${token}`;
+  const language = hooks.getLanguage?.();
+  if (language) headers['X-Language'] = language;
 
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), LIMITS.requestTimeoutMs);

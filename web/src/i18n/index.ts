@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@wt/contract';
 import { NAMESPACES, RESOURCES } from './resources';
 import { LOCAL_KEYS, localStore } from '../utils/storage';
+import { queryClient } from '../app/queryClient';
 
 export function isLocale(v: unknown): v is Locale {
   return typeof v === 'string' && (LOCALES as readonly string[]).includes(v);
@@ -34,6 +35,8 @@ export function setLocale(locale: Locale): void {
   localStore.set(LOCAL_KEYS.locale, locale);
   void i18n.changeLanguage(locale);
   applyDocumentLanguage(locale);
+  // Answers hold texts the server rendered in the language of the request (alarm contents, type names).
+  void queryClient.invalidateQueries();
 }
 
 export function currentLocale(): Locale {

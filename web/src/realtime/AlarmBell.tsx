@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
 import { useRealtime } from './store';
+import { alarmMessageText } from '../i18n/texts';
 
 export function AlarmBell({ iconStyle }: { iconStyle: React.CSSProperties }) {
   const { t } = useTranslation('monitor');
@@ -20,7 +21,11 @@ export function AlarmBell({ iconStyle }: { iconStyle: React.CSSProperties }) {
           renderItem={(a) => (
             <List.Item key={a.key} data-alarm-type={a.NotificationType}>
               <List.Item.Meta
-                title={`${a.Nickname || a.DeviceID} · ${a.Message}`}
+                title={
+                  <>
+                    <span data-user-data>{a.Nickname || a.DeviceID}</span> · {alarmMessageText(t, a.MessageKey, a.MessageParams, a.Message)}
+                  </>
+                }
                 description={<Typography.Text type="secondary" style={{ fontSize: 12 }}>{`IMEI ${a.DeviceID} · ${a.Created}`}</Typography.Text>}
               />
             </List.Item>

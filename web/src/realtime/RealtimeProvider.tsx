@@ -5,16 +5,17 @@
 import { useEffect, useRef } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ALARM_CODES, LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type RealtimeMessage } from '@wt/contract';
+import { LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type RealtimeMessage } from '@wt/contract';
 import { call } from '../api/client';
 import { useSession } from '../stores/session';
 import { liveDevices } from '../map/deviceStore';
 import { RealtimeConnection } from './connection';
 import { emitRefresh } from './events';
 import { useRealtime } from './store';
+import { alarmMessageText } from '../i18n/texts';
+import { useAlarmTypeName } from '../pages/alarm/queries';
 
 export const ALARM_SOUND_URL = '/sounds/alarm.wav';
-const CODE_NAMES = Object.fromEntries(Object.entries(ALARM_CODES).map(([name, code]) => [code, name])) as Record<number, string>;
 
 interface AlarmSetting {
   NewState: number;
@@ -38,6 +39,9 @@ export function RealtimeProvider() {
   const audio = useRef<HTMLAudioElement | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
+  const typeNameOf = useAlarmTypeName();
+  const typeName = useRef(typeNameOf);
+  typeName.current = typeNameOf;
 
   // The user's alarm settings; a server without them (501) or a failure means "no settings".
   useEffect(() => {
@@ -70,15 +74,19 @@ export function RealtimeProvider() {
           const policy = notificationPolicy(a.NotificationType, settings.current.get(a.NotificationType));
           if (!policy.show) return;
           const tt = tRef.current;
-          const name = CODE_NAMES[a.NotificationType];
           useRealtime.getState().notificationOpened();
           notification.open({
             key,
             type: a.NotificationType === SOS_NOTIFICATION_TYPE ? 'error' : 'warning',
-            title: `${name ? tt(`alarmType.${name}`) : tt('alarm.type', { type: a.NotificationType })} · ${a.Nickname || a.DeviceID}`,
+            // The device's name is the user's: kept out of the checks for untranslated text.
+            title: (
+              <>
+                {typeName.current(a.NotificationType)} · <span data-user-data>{a.Nickname || a.DeviceID}</span>
+              </>
+            ),
             description: (
               <div className="wt-alarm-note" data-alarm-type={a.NotificationType} data-sticky={policy.durationS === 0 ? '1' : '0'}>
-                <div>{a.Message}</div>
+                <div>{alarmMessageText(tt, a.MessageKey, a.MessageParams, a.Message)}</div>
                 <div style={{ color: '#8c8c8c', fontSize: 12 }}>
                   IMEI {a.DeviceID} · {a.Created}
                 </div>

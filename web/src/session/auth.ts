@@ -7,12 +7,14 @@ import { useSession } from '../stores/session';
 import { useTags } from '../stores/tags';
 import { useNotice } from '../stores/notice';
 import { sessionStore } from '../utils/storage';
+import { currentLocale } from '../i18n';
 
 export const USER_INFO_KEY = 'userInfo';
 
 configureClient({
   getToken: () => useSession.getState().token,
   onTokenInvalid: () => expireSession(),
+  getLanguage: currentLocale,
 });
 
 /** Clears what the session holds in memory and in sessionStorage. */

@@ -5,7 +5,6 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   alarmRecordFilter,
-  alarmTypeByCode,
   hasMessage,
   healthFilter,
   translate,
@@ -14,9 +13,11 @@ import {
 import { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { AppDeps } from '../../deps.js';
+import { alarmTypes } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { requestLocale } from '../../plugins/calls.js';
 import { queryReadings, readingOut } from '../health/service.js';
+import { alarmTypeName } from './format.js';
 import { queryRecords, recordOut } from './service.js';
 
 /** Rows in one export: a spreadsheet beyond this is not read by anyone, and it bounds the memory used. */
@@ -69,6 +70,8 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     const ctx = await context(app, opts.deps, request);
     const filter = parseFilter(records, request.body);
     const found = await queryRecords(ctx, filter, EXPORT_MAX_ROWS, 0);
+    // Type names as the installation's table has them (administrators edit them), in the caller's language.
+    const types = new Map((await ctx.deps.database.db.select().from(alarmTypes)).map((t) => [t.code, t]));
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet(h(ctx.locale, 'alarmSheet'));
     const L = ctx.locale;
@@ -86,10 +89,9 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     ];
     for (const r of found) {
       const o = recordOut(L, r);
-      const t = alarmTypeByCode(o.Type);
       ws.addRow({
         time: o.Created,
-        type: t ? (L === 'en' ? t.en : t.zh) : String(o.Type),
+        type: alarmTypeName(L, o.Type, types.get(o.Type)),
         imei: o.Imei,
         device: o.DeviceName,
         account: o.AccountName,

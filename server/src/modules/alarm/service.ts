@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { allOf, contains, rows } from '../../lib/sql.js';
 import { ALARM_TOPICS, loadThresholds } from '../../rules/alarm-engine.js';
-import { renderAlarmMessage } from './format.js';
+import { alarmTypeDescription, alarmTypeName, renderAlarmMessage } from './format.js';
 
 type Row = Record<string, unknown>;
 const toNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -49,7 +49,7 @@ export async function deviceInScope(ctx: AuthedContext, deviceId?: number, imei?
 
 // ---- alarm types ---------------------------------------------------------------------------------
 
-function typeOut(r: typeof alarmTypes.$inferSelect) {
+function typeOut(locale: Locale, r: typeof alarmTypes.$inferSelect) {
   return {
     Id: r.id,
     Code: r.code,
@@ -57,6 +57,8 @@ function typeOut(r: typeof alarmTypes.$inferSelect) {
     NameEn: r.nameEn,
     DescriptionZh: r.descriptionZh,
     DescriptionEn: r.descriptionEn,
+    Name: alarmTypeName(locale, r.code, r),
+    Description: alarmTypeDescription(locale, r.code, r),
     Category: r.category,
     Level: r.level,
     MinValue: r.minValue,
@@ -85,12 +87,12 @@ export async function listTypes(ctx: AuthedContext, q: { PageNo: number; PageCou
     .orderBy(asc(alarmTypes.code))
     .limit(q.PageCount)
     .offset((q.PageNo - 1) * q.PageCount);
-  return { State: 200 as const, Total: n, Items: items.map(typeOut) };
+  return { State: 200 as const, Total: n, Items: items.map((r) => typeOut(ctx.locale, r)) };
 }
 
 export async function typeOptions(ctx: AuthedContext) {
   const items = await ctx.deps.database.db.select().from(alarmTypes).orderBy(asc(alarmTypes.code));
-  return { State: 200 as const, Items: items.map(typeOut) };
+  return { State: 200 as const, Items: items.map((r) => typeOut(ctx.locale, r)) };
 }
 
 export async function saveType(

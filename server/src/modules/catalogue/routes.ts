@@ -1,7 +1,7 @@
 // The model catalogue (admin pages /model/list, /model/protocol, /model/command): writes are admin
 // only (the registry marks them), reads serve every account's device forms.
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { State, catalogue as cat } from '@wt/contract';
+import { COMMAND_CODES, State, catalogue as cat, commandNameKey, translate } from '@wt/contract';
 
 type Model = cat.Model;
 import { defineCall } from '../../calls.js';
@@ -201,7 +201,13 @@ export const catalogueCalls = [
     const { db } = ctx.deps.database;
     const conds: SQL[] = [];
     if (q.ProtocolId) conds.push(sql`c.protocol_id = ${q.ProtocolId}`);
-    if (q.Keyword) conds.push(sql`(c.code ILIKE ${contains(q.Keyword)} OR c.name ILIKE ${contains(q.Keyword)})`);
+    if (q.Keyword) {
+      // Names are the catalogue's unless an administrator gave one: match the caller's language too.
+      const k = q.Keyword.toLowerCase();
+      const named = COMMAND_CODES.filter((code) => translate(ctx.locale, commandNameKey(code)).toLowerCase().includes(k));
+      const byName = named.length ? sql` OR c.code IN (${sql.join(named.map((code) => sql`${code}`), sql`, `)})` : sql``;
+      conds.push(sql`(c.code ILIKE ${contains(q.Keyword)} OR c.name ILIKE ${contains(q.Keyword)}${byName})`);
+    }
     const where = allOf(conds);
     return { State: State.OK, Total: await count(db, sql`command_dictionary c WHERE ${where}`), Items: await commandsWhere(db, where, sql`ORDER BY c.protocol_id, c.id ${page(q)}`) };
   }),

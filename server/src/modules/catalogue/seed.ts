@@ -1,40 +1,13 @@
 // The catalogue every installation starts with (not only the demo): the watch and GT06 protocols
 // with the commands their encoders really implement, and a few models of each. Runs at start and
-// writes only into empty tables, so it is safe on every boot and never overwrites an edit.
+// writes only into empty tables, so it is safe on every boot and never overwrites an edit. Command
+// names and details are not stored: they are the contract's catalogue (`command.names.<CODE>`).
 import { sql } from 'drizzle-orm';
 import { COMMAND_CODES, type CommandCode } from '@wt/contract';
 import { GT06_COMMANDS, WATCH_COMMANDS } from '@wt/protocols';
 import type { Db } from '../../db/client.js';
 import { commandDictionary, deviceModels, deviceProtocols } from '../../db/schema/index.js';
 import { rows } from '../../lib/sql.js';
-
-const NAMES: Record<CommandCode, [string, string]> = {
-  UPLOAD: ['定位上报间隔', 'Set the interval between location reports (2-660 minutes)'],
-  SOS: ['SOS 号码', 'Set the SOS numbers called on an emergency'],
-  CENTER: ['中心号码', 'Set the centre number that receives notifications'],
-  RESET: ['重启设备', 'Restart the device'],
-  POWEROFF: ['远程关机', 'Switch the device off'],
-  FIND: ['查找设备', 'Make the device ring to find it'],
-  REMOVE: ['摘除报警', 'Turn the removal (taken off the wrist) alarm on or off'],
-  LOWBAT: ['低电报警', 'Turn the low battery alarm on or off'],
-  MESSAGE: ['发送消息', 'Show a text message on the device'],
-  LZ: ['语言时区', 'Set the language and time zone'],
-  HEART_RATE: ['心率测量间隔', 'Measure the heart rate periodically'],
-  BLOOD_PRESSURE: ['血压测量间隔', 'Measure the blood pressure periodically'],
-  TEMPERATURE: ['体温测量间隔', 'Measure the body temperature periodically'],
-  BLOOD_OXYGEN: ['血氧测量间隔', 'Measure the blood oxygen periodically'],
-  HEART_RATE_THRESHOLD: ['心率阈值', 'Heart rate alarm thresholds (20-200)'],
-  BLOOD_PRESSURE_THRESHOLD: ['血压阈值', 'Blood pressure alarm thresholds (20-100)'],
-  TEMPERATURE_THRESHOLD: ['体温阈值', 'Body temperature alarm thresholds (16.0-60.0)'],
-  BLOOD_OXYGEN_THRESHOLD: ['血氧阈值', 'Blood oxygen alarm thresholds (80-100)'],
-  FALL_HEIGHT: ['跌倒高度', 'Fall detection height, 0.5 to 2.5 m'],
-  IP: ['服务器地址', 'Point the device at another server address and port'],
-  SILENCETIME: ['免打扰时段', 'Periods when the device stays silent'],
-  REMIND: ['闹钟提醒', 'Alarm clock reminders'],
-  WORK_TIME: ['工作时段', 'Working periods of the device'],
-  VIBRATION: ['震动时长', 'Vibration duration of reminders'],
-  CUSTOM: ['自定义指令', 'Send a raw command text'],
-};
 
 const supported = (encoders: Record<string, unknown>) => COMMAND_CODES.filter((c) => c in encoders);
 
@@ -55,7 +28,8 @@ export async function seedCatalogue(db: Db): Promise<void> {
       if (!row) return; // another process seeded meanwhile
       ids[p.code] = { id: row.id, codes: p.codes };
       if (p.codes.length) {
-        await tx.insert(commandDictionary).values(p.codes.map((code) => ({ protocolId: row.id, code, name: NAMES[code][0], details: NAMES[code][1] })));
+        // No name or details: the catalogue's, by code, are shown in each reader's language.
+        await tx.insert(commandDictionary).values(p.codes.map((code) => ({ protocolId: row.id, code, name: '', details: '' })));
       }
     }
     const watch = ids.watch!;

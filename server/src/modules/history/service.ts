@@ -1,7 +1,7 @@
 // Location history of one device (/device/devicesHistory) and the xlsx export of many
 // (/device/BatchExportHistoryDataByUserId, at most 3 per date selection per 24 hours).
 import { and, count, eq, gt } from 'drizzle-orm';
-import { LIMITS, toDate } from '@wt/contract';
+import { LIMITS, resolveLocale, toDate, translate } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import { historyExports } from '../../db/schema/index.js';
 import { AppError, fieldError } from '../../lib/errors.js';
@@ -77,10 +77,7 @@ export async function deviceHistory(
   };
 }
 
-const HEADERS: Record<'zh' | 'en', string[]> = {
-  zh: ['IMEI', '设备名称', '时间', '纬度', '经度', '速度(km/h)', '方向'],
-  en: ['IMEI', 'Device name', 'Time', 'Latitude', 'Longitude', 'Speed (km/h)', 'Course'],
-};
+const HEADERS = ['imei', 'deviceName', 'time', 'lat', 'lon', 'speed', 'course'] as const;
 
 export async function exportHistory(ctx: AuthedContext, body: { Imeis: string[]; Start: string | number; End: string | number; Language?: string }) {
   const { from, to } = range(body.Start, body.End);
@@ -108,19 +105,19 @@ export async function exportHistory(ctx: AuthedContext, body: { Imeis: string[];
   )) as [{ n: number }];
   if (n > MAX_EXPORT_ROWS) throw new AppError(400, 'monitor.exportTooMany', { max: MAX_EXPORT_ROWS });
 
-  const lang = (body.Language ?? ctx.locale).startsWith('zh') ? 'zh' : 'en';
+  const locale = body.Language ? resolveLocale(body.Language) : ctx.locale;
   const byId = new Map(devices.map((d) => [d.id, d]));
   const rows = await q<Row & { device_id: number }>(
     `SELECT device_id, lat, lon, time, speed, course FROM positions
      WHERE device_id IN (SELECT json_array_elements_text($1::json)::int) AND time >= $2 AND time <= $3 ORDER BY device_id, time`,
     [JSON.stringify(devices.map((d) => d.id)), from, to],
   );
-  const sheetRows = [HEADERS[lang] as (string | number | null)[]];
+  const sheetRows: (string | number | null)[][] = [HEADERS.map((h) => translate(locale, `historyExport.${h}`))];
   for (const r of rows) {
     const d = byId.get(r.device_id)!;
     sheetRows.push([d.imei, d.name, new Date(r.time).toISOString().replace('T', ' ').slice(0, 19), r.lat, r.lon, r.speed, r.course]);
   }
-  const xlsx = await writeXlsx([{ name: lang === 'zh' ? '轨迹' : 'Track', rows: sheetRows, widths: [18, 18, 21, 12, 12, 12, 8] }]);
+  const xlsx = await writeXlsx([{ name: translate(locale, 'historyExport.sheet'), rows: sheetRows, widths: [18, 18, 21, 12, 12, 12, 8] }]);
   await db.insert(historyExports).values({ accountId: ctx.user.id, rangeStart: from, rangeEnd: to, devices: devices.length, rows: rows.length });
   const stamp = (d: Date) => d.toISOString().slice(0, 10);
   const name = devices.length === 1 ? devices[0]!.imei : `${devices.length}`;

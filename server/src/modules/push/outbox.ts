@@ -4,8 +4,9 @@
 // the JSON body signed with HMAC-SHA256 of the body keyed by the company's verification code, logs
 // the attempt, and retries failures with exponential backoff.
 import { createHmac } from 'node:crypto';
-import { formatDateTime } from '@wt/contract';
+import { formatDateTime, resolveLocale } from '@wt/contract';
 import type { AppDeps } from '../../deps.js';
+import { renderAlarmMessage } from '../alarm/format.js';
 import { backoffMs, pathIdsUpward } from '../../rules/alarm-rules.js';
 
 export const PUSH_TOPICS = {
@@ -26,6 +27,9 @@ export interface PushAlarm {
   category: string;
   device: { id: number; imei: string; name: string; accountId: number; accountPath: string };
   message: string;
+  /** The stored message: when given, each company gets it in the language of the account it belongs to. */
+  messageKey?: string;
+  params?: Record<string, unknown>;
   created: Date;
   value: number | null;
   lat: number | null;
@@ -62,8 +66,9 @@ function bodyFor(format: number, a: PushAlarm): string {
 /** Queues an alarm for every effective company of the device's account or an account above it. */
 export async function enqueuePush(deps: AppDeps, alarm: PushAlarm): Promise<number> {
   const companies = await deps.database.query<Row>(
-    `SELECT id, push_url AS "url", push_model AS "model", default_format AS "format" FROM push_companies
-      WHERE effective = 1 AND account_id = ANY($1::int[])`,
+    `SELECT c.id, c.push_url AS "url", c.push_model AS "model", c.default_format AS "format", a.language
+       FROM push_companies c JOIN accounts a ON a.id = c.account_id
+      WHERE c.effective = 1 AND c.account_id = ANY($1::int[])`,
     [pathIdsUpward(alarm.device.accountPath)],
   );
   let n = 0;
@@ -74,7 +79,7 @@ export async function enqueuePush(deps: AppDeps, alarm: PushAlarm): Promise<numb
       alarm.alarmId,
       alarm.device.imei,
       c.url,
-      bodyFor(Number(c.format), alarm),
+      bodyFor(Number(c.format), alarm.messageKey ? { ...alarm, message: renderAlarmMessage(resolveLocale(String(c.language ?? '')), alarm.messageKey, alarm.params) } : alarm),
     ]);
     n++;
   }

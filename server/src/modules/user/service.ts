@@ -13,7 +13,7 @@ import {
 } from '@wt/contract';
 import type { AuthedContext, CallContext } from '../../calls.js';
 import { AppError, conflict, tokenInvalid } from '../../lib/errors.js';
-import { ipLocationText } from '../../lib/iplocation.js';
+import { ipLocationIn, ipLocationText } from '../../lib/iplocation.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { accountInScope, type AccountRow } from '../../lib/scope.js';
 import { randomToken, sha256, signAccessToken } from '../../lib/tokens.js';
@@ -294,7 +294,7 @@ export async function loginLogs(
       LoginName: r.loginName,
       ActionCode: r.actionCode,
       IPAddress: r.ip,
-      Address: r.ipLocation,
+      Address: ipLocationIn(ctx.locale, r.ipLocation),
       ClientType: r.clientType,
       ClientCode: r.clientCode,
       CreateDT: formatDateTime(r.createdAt),

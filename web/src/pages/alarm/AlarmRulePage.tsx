@@ -16,9 +16,8 @@ import { ALARM_KEY } from './queries';
 const LEVEL_COLORS: Record<number, string> = { 1: 'blue', 2: 'orange', 3: 'red' };
 
 export default function AlarmRulePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const qc = useQueryClient();
-  const en = i18n.language === 'en';
   const [search, setSearch] = useState<{ Keyword?: string; Level?: number }>({});
   const [editing, setEditing] = useState<{ item: AlarmType | null } | null>(null);
   const levels = [1, 2, 3].map((v) => ({ value: v, label: t(`alarm:level.${v}`) }));
@@ -46,8 +45,8 @@ export default function AlarmRulePage() {
         }
         columns={[
           { key: 'Code', title: t('alarm:type.code'), dataIndex: 'Code', width: 80 },
-          { key: 'Name', title: t('alarm:type.content'), render: (_, r) => (en ? r.NameEn : r.NameZh), width: 140 },
-          { key: 'Description', title: t('alarm:type.description'), render: (_, r) => (en ? r.DescriptionEn : r.DescriptionZh), width: 220, ellipsis: true },
+          { key: 'Name', title: t('alarm:type.content'), render: (_, r) => r.Name, width: 140 },
+          { key: 'Description', title: t('alarm:type.description'), render: (_, r) => r.Description, width: 220, ellipsis: true },
           { key: 'Level', title: t('alarm:type.level'), width: 90, render: (_, r) => <Tag color={LEVEL_COLORS[r.Level]}>{t(`alarm:level.${r.Level}`)}</Tag> },
           {
             key: 'Range',
@@ -70,7 +69,7 @@ export default function AlarmRulePage() {
             fixed: 'right',
             render: (_, r) => (
               <RowActions
-                name={en ? r.NameEn : r.NameZh}
+                name={r.Name}
                 onEdit={() => setEditing({ item: r })}
                 onDelete={async () => {
                   await call('/ExceptionMessage/DeleteExceptionType', { Id: r.Id });

@@ -1,8 +1,11 @@
 // Shared queries of the alarm pages: the installation's alarm types (names by code, in the current
 // language) and the user's pop-up settings.
+import { useCallback } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ALARM_TYPES, STICKY_ALARM_CODES, type AlarmSetting, type AlarmType } from '@wt/contract';
+import { DEFAULT_LOCALE, STICKY_ALARM_CODES, type AlarmSetting } from '@wt/contract';
+import { isLocale } from '../../i18n';
+import { builtInTypeName } from '../../i18n/texts';
 import { call } from '../../api/client';
 import { useSession } from '../../stores/session';
 import { downloadBlob } from '../../utils/download';
@@ -17,19 +20,15 @@ export function useAlarmTypes() {
   });
 }
 
-/** The display name of an alarm type code: the installation's text, else the built-in one. */
+/**
+ * The display name of an alarm type code: the installation's name as the server renders it in the
+ * console's language (the list is fetched again when the language changes), else the built-in one.
+ */
 export function useAlarmTypeName(): (code: number) => string {
   const { i18n } = useTranslation();
   const types = useAlarmTypes().data;
-  const en = i18n.language === 'en';
-  return (code) => {
-    const row: Pick<AlarmType, 'NameZh' | 'NameEn'> | undefined =
-      types?.find((x) => x.Code === code) ?? (() => {
-        const seed = ALARM_TYPES.find((a) => a.code === code);
-        return seed ? { NameZh: seed.zh, NameEn: seed.en } : undefined;
-      })();
-    return row ? (en ? row.NameEn : row.NameZh) : String(code);
-  };
+  const locale = isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
+  return useCallback((code: number) => types?.find((x) => x.Code === code)?.Name || builtInTypeName(locale, code), [types, locale]);
 }
 
 export interface AlarmPopupRule {

@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import ReactECharts from 'echarts-for-react';
 import * as echarts from 'echarts';
-import { ALARM_CODES } from '@wt/contract';
 import { call } from '../../api/client';
 import { liveDevices } from '../../map/deviceStore';
 import { onRefresh } from '../../realtime/events';
@@ -15,8 +14,8 @@ import { useRealtime } from '../../realtime/store';
 import { offlineShapes } from '../../map/baseStyle';
 import './dashboard/dashboard.css';
 import { boundsOf } from '../../map/bounds';
+import { useAlarmTypeName } from '../alarm/queries';
 
-const CODE_NAMES = Object.fromEntries(Object.entries(ALARM_CODES).map(([n, c]) => [c, n])) as Record<number, string>;
 const TEXT = '#c9d6ea';
 const AXIS = { axisLine: { lineStyle: { color: '#3a4d6b' } }, axisLabel: { color: TEXT }, splitLine: { lineStyle: { color: '#22324d' } } };
 
@@ -67,6 +66,7 @@ export default function DashboardPage() {
     });
   }, [qc]);
 
+  const typeName = useAlarmTypeName();
   const c = counts.data;
   const a = analysis.data;
 
@@ -76,10 +76,10 @@ export default function DashboardPage() {
       grid: { left: 110, right: 30, top: 10, bottom: 24 },
       tooltip: { trigger: 'axis' },
       xAxis: { type: 'value', minInterval: 1, ...AXIS },
-      yAxis: { type: 'category', inverse: true, data: rows.map((r) => (CODE_NAMES[Number(r.Type)] ? tm(`alarmType.${CODE_NAMES[Number(r.Type)]}`) : r.Type)), ...AXIS },
+      yAxis: { type: 'category', inverse: true, data: rows.map((r) => typeName(Number(r.Type))), ...AXIS },
       series: [{ type: 'bar', data: rows.map((r) => r.Count), barWidth: 14, itemStyle: { borderRadius: [0, 7, 7, 0], color: new echarts.graphic.LinearGradient(0, 0, 1, 0, [{ offset: 0, color: '#fa8c16' }, { offset: 1, color: '#f5222d' }]) } }],
     };
-  }, [a, tm]);
+  }, [a, typeName]);
 
   const activityOption = useMemo(() => {
     const rows = a?.Activity ?? [];

@@ -1,12 +1,13 @@
 // Commands (/model/command): code, name and details, per protocol.
 import { useState } from 'react';
-import { Button, Card, Form, Input, Select } from 'antd';
+import { Button, Card, Form, Input, Select, type FormInstance } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { COMMAND_CODES, catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import { commandDetails, commandName } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { EditDialog, RowActions } from './CatalogueEditor';
@@ -46,10 +47,10 @@ export default function ModelCommandPage() {
         }
         columns={[
           { key: 'Code', title: t('model:command.code'), dataIndex: 'Code', width: 200 },
-          { key: 'Name', title: t('model:command.name'), render: (_, c) => c.Name || t(`commands:codes.${c.Code}`, { defaultValue: c.Code }), width: 180 },
+          { key: 'Name', title: t('model:command.name'), render: (_, c) => commandName(t, c.Code, c.Name), width: 180 },
           { key: 'Protocol', title: t('model:protocol.title'), dataIndex: 'Protocol', width: 120 },
           { key: 'Type', title: t('model:command.type'), render: (_, c) => t(`model:commandTypes.${c.Type}`, { defaultValue: c.Type }), width: 110 },
-          { key: 'Details', title: t('model:command.details'), dataIndex: 'Details' },
+          { key: 'Details', title: t('model:command.details'), render: (_, c) => commandDetails(t, c.Code, c.Details) },
           { key: 'CreatedAt', title: t('model:createdAt'), render: (_, c) => formatDateTime(c.CreatedAt), width: 170 },
           {
             key: 'actions',
@@ -57,7 +58,7 @@ export default function ModelCommandPage() {
             width: 160,
             render: (_, c) => (
               <RowActions
-                name={c.Name || c.Code}
+                name={commandName(t, c.Code, c.Name)}
                 onEdit={() => setEditing({ item: c })}
                 onDelete={async () => {
                   await call('/Command/DelCommandDictionary', { CommandIds: [c.CommandId] });
@@ -78,23 +79,30 @@ export default function ModelCommandPage() {
         queryKey={['model']}
         onClose={() => setEditing(null)}
       >
-        {() => (
-          <>
-            <Form.Item name="ProtocolId" label={t('model:protocol.title')} required>
-              <Select options={protocolOptions} />
-            </Form.Item>
-            <Form.Item name="Code" label={t('model:command.code')} required>
-              <Select showSearch options={COMMAND_CODES.map((c) => ({ value: c, label: `${c} · ${t(`commands:codes.${c}`)}` }))} />
-            </Form.Item>
-            <Form.Item name="Name" label={t('model:command.name')} required>
-              <Input maxLength={64} />
-            </Form.Item>
-            <Form.Item name="Details" label={t('model:command.details')}>
-              <Input.TextArea rows={4} maxLength={1024} />
-            </Form.Item>
-          </>
-        )}
+        {(form) => <CommandFields form={form} protocolOptions={protocolOptions} />}
       </EditDialog>
     </Card>
+  );
+}
+
+/** The command's fields; its name and details show the catalogue's texts until an administrator types others. */
+function CommandFields({ form, protocolOptions }: { form: FormInstance; protocolOptions: { value: number; label: string }[] }) {
+  const { t } = useTranslation();
+  const code = Form.useWatch<string | undefined>('Code', form);
+  return (
+    <>
+      <Form.Item name="ProtocolId" label={t('model:protocol.title')} required>
+        <Select options={protocolOptions} />
+      </Form.Item>
+      <Form.Item name="Code" label={t('model:command.code')} required>
+        <Select showSearch options={COMMAND_CODES.map((c) => ({ value: c, label: `${c} · ${commandName(t, c)}` }))} />
+      </Form.Item>
+      <Form.Item name="Name" label={t('model:command.name')} extra={t('model:command.overrideHint')}>
+        <Input maxLength={64} placeholder={code ? commandName(t, code) : undefined} />
+      </Form.Item>
+      <Form.Item name="Details" label={t('model:command.details')}>
+        <Input.TextArea rows={4} maxLength={1024} placeholder={code ? commandDetails(t, code) : undefined} />
+      </Form.Item>
+    </>
   );
 }

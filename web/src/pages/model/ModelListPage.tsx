@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import { commandName } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { EditDialog, RowActions } from './CatalogueEditor';
@@ -28,7 +29,7 @@ function ProtocolCommands({ protocolId, value, onChange }: { protocolId?: number
     <Checkbox.Group
       value={value}
       onChange={(v) => onChange?.(v as string[])}
-      options={(cmds.data?.Items ?? []).map((c) => ({ value: c.Code, label: c.Name || t(`commands:codes.${c.Code}`, { defaultValue: c.Code }) }))}
+      options={(cmds.data?.Items ?? []).map((c) => ({ value: c.Code, label: commandName(t, c.Code, c.Name) }))}
     />
   );
 }

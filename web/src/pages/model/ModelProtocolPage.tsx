@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import { commandName } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { EditDialog, RowActions } from './CatalogueEditor';
@@ -41,7 +42,7 @@ export default function ModelProtocolPage() {
             render: (_, p) => (
               <Space size={[4, 4]} wrap>
                 {p.Commands.map((c) => (
-                  <Tag key={c.CommandId}>{c.Name || t(`commands:codes.${c.Code}`, { defaultValue: c.Code })}</Tag>
+                  <Tag key={c.CommandId}>{commandName(t, c.Code, c.Name)}</Tag>
                 ))}
               </Space>
             ),

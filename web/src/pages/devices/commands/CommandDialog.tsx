@@ -9,6 +9,7 @@ import type { TFunction } from 'i18next';
 import { formatDateTime, type CommandCode } from '@wt/contract';
 import { call } from '../../../api/client';
 import { errorText } from '../../../i18n/errors';
+import { commandName } from '../../../i18n/texts';
 import { COMMAND_GROUPS, NO_PARAMS, checkCommand, commandStatus, initialValues, offeredCommands, type FormFieldError } from '../commandForms';
 import { DEVICE_KEYS, type DeviceItem } from '../queries';
 import { CommandFields } from './CommandFields';
@@ -48,7 +49,7 @@ export function CommandHistory({ imei, pageSize = 5 }: { imei: string; pageSize?
       dataSource={list.data?.Items ?? []}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('commands:noHistory')} /> }}
       columns={[
-        { key: 'code', title: t('commands:command'), render: (_, c) => (c.Name || t(`commands:codes.${c.Code}`, { defaultValue: c.Code })) },
+        { key: 'code', title: t('commands:command'), render: (_, c) => commandName(t, c.Code, c.Name) },
         { key: 'created', title: t('commands:sentAt'), render: (_, c) => formatDateTime(c.CreatedAt), width: 170 },
         { key: 'status', title: t('commands:statusTitle'), render: (_, c) => <CommandStatusTag status={c.Status} error={c.Error} />, width: 100 },
         { key: 'reply', title: t('commands:reply'), render: (_, c) => <Typography.Text ellipsis={{ tooltip: c.Reply ?? '' }}>{c.Reply ?? ''}</Typography.Text> },
@@ -103,7 +104,7 @@ export function CommandDialog({ device, onClose }: { device: Pick<DeviceItem, 'I
 
   const groups = COMMAND_GROUPS.map((g) => ({
     label: t(`commands:groups.${g.key}`),
-    options: g.codes.filter((c) => offered.includes(c)).map((c) => ({ value: c, label: t(`commands:codes.${c}`) })),
+    options: g.codes.filter((c) => offered.includes(c)).map((c) => ({ value: c, label: commandName(t, c) })),
   })).filter((g) => g.options.length);
 
   return (
@@ -123,7 +124,7 @@ export function CommandDialog({ device, onClose }: { device: Pick<DeviceItem, 'I
       ) : (
         <Space orientation="vertical" style={{ width: '100%' }} size="middle">
           <Select style={{ width: 320 }} value={code ?? undefined} onChange={setCode} options={groups} data-testid="cmd-code" />
-          {code && NO_PARAMS.has(code) ? <Alert type="warning" showIcon title={t('commands:confirmNoParams', { command: t(`commands:codes.${code}`) })} /> : null}
+          {code && NO_PARAMS.has(code) ? <Alert type="warning" showIcon title={t('commands:confirmNoParams', { command: commandName(t, code) })} /> : null}
           <Form form={form} layout="vertical" data-testid="cmd-form">
             {code ? <CommandFields code={code} /> : null}
           </Form>

@@ -5,6 +5,7 @@ import { App, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@wt/contract';
 import { ApiError, call } from '../../../api/client';
+import { commandName } from '../../../i18n/texts';
 
 const CODES = ['FIND', 'UPLOAD', 'MESSAGE', 'RESET', 'POWEROFF'] as const;
 
@@ -36,7 +37,7 @@ export function CommandDialog({ imei, open, onClose }: { imei: string; open: boo
     <Modal open={open} title={t('command.title', { imei })} onCancel={onClose} onOk={send} confirmLoading={busy} okText={t('command.send')} destroyOnHidden>
       <Form form={form} layout="vertical" initialValues={{ code: 'FIND', interval: 10 }}>
         <Form.Item name="code" label={t('command.code')}>
-          <Select options={CODES.map((c) => ({ value: c, label: t(`command.codes.${c}`) }))} />
+          <Select options={CODES.map((c) => ({ value: c, label: commandName(t, c) }))} />
         </Form.Item>
         {code === 'UPLOAD' && (
           <Form.Item name="interval" label={t('command.interval')} rules={[{ required: true, message: t('messages:validation.intervalRange') }]}>

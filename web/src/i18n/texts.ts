@@ -1,0 +1,36 @@
+// Texts the server keeps as keys and parameters of the contract's catalogue (the `messages`
+// namespace), rendered in the console's language: alarm contents, command names and descriptions,
+// alarm type names, the import sheet's column titles. Every page goes through these, so one thing
+// has one name everywhere.
+import type { TFunction } from 'i18next';
+import { alarmMessageParams, builtInAlarmTypeName, commandDetailsKey, commandNameKey, type Locale } from '@wt/contract';
+import i18n from './index';
+
+/**
+ * An alarm's content: its catalogue key and parameters in the current language; without a key
+ * (an older server, a partner's client) the text the server rendered.
+ */
+export function alarmMessageText(t: TFunction, key: string | undefined, params: Record<string, unknown> | undefined, rendered = ''): string {
+  if (!key || !i18n.exists(`messages:${key}`)) return rendered;
+  return t(`messages:${key}`, alarmMessageParams(params, (m) => t(`messages:alarm.measure.${m}`, { defaultValue: m })));
+}
+
+/** A command's name: an administrator's name for it when given, else the catalogue's by code. */
+export function commandName(t: TFunction, code: string, override?: string | null): string {
+  return override || t(`messages:${commandNameKey(code)}`, { defaultValue: code });
+}
+
+/** A command's description, as its name. */
+export function commandDetails(t: TFunction, code: string, override?: string | null): string {
+  return override || t(`messages:${commandDetailsKey(code)}`, { defaultValue: '' });
+}
+
+/** The built-in name of an alarm type in the console's language (the installation's names come from the server). */
+export function builtInTypeName(locale: Locale, code: number): string {
+  return builtInAlarmTypeName(locale, code) ?? String(code);
+}
+
+/** The title of a column of the device import sheet (LoginName, IMEI ...). */
+export function importColumnTitle(t: TFunction, column: string): string {
+  return t(`messages:device.importColumns.${column}`, { defaultValue: column });
+}
