@@ -20,6 +20,14 @@ describe('api client', () => {
     expect(JSON.parse(init!.body as string)).toEqual({ UserId: 1 });
   });
 
+  it("sends the console's language, so the server renders stored texts in it", async () => {
+    const f = answer({ State: 200, Total: 0, Items: [] });
+    setFetch(f as unknown as typeof fetch);
+    configureClient({ getToken: () => 'tok', onTokenInvalid: () => undefined, getLanguage: () => 'en' });
+    await call('/ExceptionMessage/ExceptionType', { PageNo: 1, PageCount: 10 });
+    expect((f.mock.calls[0]![1]!.headers as Record<string, string>)['X-Language']).toBe('en');
+  });
+
   it('sends no Authorization with the refresh call', async () => {
     const f = answer({ State: 200, info: { RefreshToken: 'r2', AccessToken: 'a2', ExpiresIn: 1 } });
     setFetch(f as unknown as typeof fetch);

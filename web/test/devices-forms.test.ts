@@ -50,9 +50,9 @@ describe('batch and import reports', () => {
     });
     expect(report.total).toBe(3);
     expect(report.imported).toBe(0);
-    expect(report.refused.map((r) => [r.row, r.label, r.reason])).toEqual([
-      [2, 'Model', 'device.modelNotFound'],
-      [4, '123', 'validation.imeiInvalid'],
+    expect(report.refused.map((r) => [r.row, r.label, r.column, r.reason])).toEqual([
+      [2, '—', 'Model', 'device.modelNotFound'],
+      [4, '123', undefined, 'validation.imeiInvalid'],
     ]);
     expect(report.refused[0]!.params).toMatchObject({ column: 'Model', model: 'X' });
   });

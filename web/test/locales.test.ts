@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as OpenCC from 'opencc-js';
-import { PROTECTED_ROUTES, messageKeys, type MessageTree } from '@wt/contract';
+import { ALARM_TYPES, COMMAND_CODES, PROTECTED_ROUTES, commandDetailsKey, commandNameKey, device, messageKeys, translate, type MessageTree } from '@wt/contract';
 import { NAMESPACES, RESOURCES } from '../src/i18n/resources';
 import { resolveRoutes, type ResolvedRoute } from '../src/access';
 
@@ -15,6 +15,9 @@ const twToCn = OpenCC.Converter({ from: 'tw', to: 'cn' });
 export function isTraditional(text: string): boolean {
   return cnToTwp(text) === text || cnToTw(twToCn(text)) === text;
 }
+
+/** CJK ideographs, kana, hangul and full-width punctuation: none belongs in an English text. */
+export const CJK = /[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 
 function strings(tree: MessageTree, prefix = ''): [string, string][] {
   return Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [[`${prefix}${k}`, v] as [string, string]] : strings(v, `${prefix}${k}.`)));
@@ -33,7 +36,58 @@ describe('locales', () => {
       const bad = strings(RESOURCES['zh-TW'][ns]).filter(([, v]) => !isTraditional(v));
       expect(bad).toEqual([]);
     });
+
+    it(`${ns}: zh-TW says 帳戶 and 帳號, never 賬`, () => {
+      expect(strings(RESOURCES['zh-TW'][ns]).filter(([, v]) => v.includes('賬'))).toEqual([]);
+    });
+
+    it(`${ns}: English holds no Chinese, Japanese or Korean text`, () => {
+      expect(strings(RESOURCES.en[ns]).filter(([, v]) => CJK.test(v))).toEqual([]);
+    });
   }
+
+  it('the built-in alarm types have a name and a description in each language: traditional in zh-TW, no CJK in English', () => {
+    for (const a of ALARM_TYPES) {
+      for (const v of [a.zh, a.zhTW, a.en, a.zhDescription, a.zhTWDescription, a.enDescription]) expect(v, a.name).toBeTruthy();
+      expect([a.zhTW, a.zhTWDescription].filter((v) => !isTraditional(v) || v.includes('賬')), a.name).toEqual([]);
+      expect([a.en, a.enDescription].filter((v) => CJK.test(v)), a.name).toEqual([]);
+      // zh-TW is not the simplified text left as it was (only codes like SOS read the same).
+      if (a.zh !== a.zhTW) expect(isTraditional(a.zh), a.name).toBe(false);
+    }
+  });
+
+  it('every command has a name and details in each language, from the one catalogue', () => {
+    for (const code of COMMAND_CODES) {
+      for (const key of [commandNameKey(code), commandDetailsKey(code)]) {
+        const zhCN = translate('zh-CN', key);
+        const zhTW = translate('zh-TW', key);
+        const en = translate('en', key);
+        expect([zhCN, zhTW, en].every((v) => v && v !== key), key).toBe(true);
+        expect(isTraditional(zhTW) && !zhTW.includes('賬'), `${key}: ${zhTW}`).toBe(true);
+        expect(CJK.test(en), `${key}: ${en}`).toBe(false);
+      }
+    }
+    // No page keeps its own list of command names.
+    for (const lng of ['zh-CN', 'zh-TW', 'en'] as const) {
+      expect(RESOURCES[lng].commands.codes, lng).toBeUndefined();
+      expect((RESOURCES[lng].monitor.command as MessageTree).codes, lng).toBeUndefined();
+    }
+  });
+
+  it('the import sheet has a title for every column in each language, no two alike', () => {
+    for (const lng of ['zh-CN', 'zh-TW', 'en'] as const) {
+      const titles = device.IMPORT_COLUMNS.map((c) => translate(lng, `device.importColumns.${c}`));
+      expect(titles.every((v, i) => v !== `device.importColumns.${device.IMPORT_COLUMNS[i]}`), lng).toBe(true);
+      expect(new Set(titles).size, lng).toBe(titles.length);
+    }
+  });
+
+  it('the checks catch a planted 賬 and a planted Chinese text in English', () => {
+    expect(strings({ a: '本賬戶' }).filter(([, v]) => v.includes('賬'))).toHaveLength(1);
+    expect(CJK.test('Entered 账户 fence')).toBe(true);
+    expect(CJK.test('Alarm：SOS')).toBe(true);
+    expect(CJK.test('Fall — 37.5 °C, 90%')).toBe(false);
+  });
 
   it('the traditional check catches a planted simplified string', () => {
     expect(isTraditional('設備列表')).toBe(true);

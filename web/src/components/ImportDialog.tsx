@@ -5,12 +5,15 @@ import { Alert, App, Button, Modal, Space, Table, Typography, Upload } from 'ant
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../i18n/errors';
+import { importColumnTitle } from '../i18n/texts';
 
 export interface ImportRefusal {
   /** Row number in the sheet (1 is the header row). */
   row: number;
   /** What identifies the row to the user (the IMEI ...). */
   label: string;
+  /** The sheet's column at fault, by its key (LoginName, IMEI ...): shown by its title. */
+  column?: string;
   /** i18n key of the `messages` namespace and its parameters. */
   reason: string;
   params?: Record<string, unknown>;
@@ -149,8 +152,13 @@ export function ImportReportView({ report }: { report: ImportReport }) {
           dataSource={report.refused}
           columns={[
             { key: 'row', title: t('widgets:import.row'), dataIndex: 'row', width: 80 },
-            { key: 'label', title: t('widgets:import.item'), dataIndex: 'label', width: 200 },
-            { key: 'reason', title: t('widgets:import.reason'), render: (_, r) => t(`messages:${r.reason}`, r.params ?? {}) },
+            { key: 'label', title: t('widgets:import.item'), dataIndex: 'label', width: 180 },
+            { key: 'column', title: t('widgets:import.column'), render: (_, r) => (r.column ? importColumnTitle(t, r.column) : ''), width: 120 },
+            {
+              key: 'reason',
+              title: t('widgets:import.reason'),
+              render: (_, r) => t(`messages:${r.reason}`, { ...r.params, ...(r.column ? { column: importColumnTitle(t, r.column) } : {}) }),
+            },
           ]}
         />
       ) : null}

@@ -60,7 +60,8 @@ export function importReport(r: ImportAnswer): ImportReport {
     .sort((a, b) => a.Row - b.Row)
     .map((f) => ({
       row: f.Row,
-      label: [f.Imei, f.Column && !f.Imei ? f.Column : ''].filter(Boolean).join(' ') || '—',
+      label: f.Imei || '—',
+      ...(f.Column ? { column: f.Column } : {}),
       reason: f.Message,
       params: { ...(f.Column ? { column: f.Column } : {}), imei: f.Imei, ...(f.Params ?? {}) },
     }));

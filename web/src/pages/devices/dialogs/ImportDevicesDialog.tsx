@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { device } from '@wt/contract';
 import { call } from '../../../api/client';
 import { ImportDialog } from '../../../components/ImportDialog';
+import { currentLocale } from '../../../i18n';
+import { importColumnTitle } from '../../../i18n/texts';
 import { downloadBlob } from '../../../utils/download';
 import { useSession } from '../../../stores/session';
 import { importReport } from '../deviceForms';
@@ -21,11 +23,12 @@ export function ImportDevicesDialog({ open, onClose }: { open: boolean; onClose:
       open={open}
       title={t('devices:import.title')}
       onClose={onClose}
-      hint={t('devices:import.columns', { columns: device.IMPORT_COLUMNS.join(', ') })}
+      hint={t('devices:import.columns', { columns: device.IMPORT_COLUMNS.map((c) => importColumnTitle(t, c)).join(t('devices:import.separator')) })}
       onTemplate={async () => {
         // Fetched with the session's token (a plain link would go without it).
         const token = useSession.getState().token;
-        const res = await fetch(TEMPLATE_URL, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+        // Its column titles are in the console's language.
+        const res = await fetch(TEMPLATE_URL, { headers: { 'X-Language': currentLocale(), ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
         if (!res.ok) throw new Error(`template ${res.status}`);
         downloadBlob(await res.blob(), 'devices-import-template.xlsx');
       }}
