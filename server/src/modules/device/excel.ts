@@ -3,7 +3,7 @@
 // and the writing is one transaction: a sheet is imported whole or not at all.
 import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
-import { EMAIL, IMEI, State, device as deviceSchemas, loginPassword } from '@wt/contract';
+import { DEFAULT_LOCALE, EMAIL, IMEI, LOCALES, State, device as deviceSchemas, loginPassword, translate, type Locale } from '@wt/contract';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
@@ -14,6 +14,14 @@ import { applyAccountDevices, planAccountDevices, type NewAccountRows } from './
 
 const COLUMNS = deviceSchemas.IMPORT_COLUMNS;
 type Column = (typeof COLUMNS)[number];
+
+const normHeader = (s: string) => s.replace(/[\s_()（）]/g, '').toLowerCase();
+/** The title of a column in a language (the template's header row). */
+const columnTitle = (locale: Locale, c: Column) => translate(locale, `device.importColumns.${c}`);
+/** A header cell names a column by its key (LoginName ...) or by its title in any console language. */
+const HEADER_NAMES = new Map<string, Column>(
+  COLUMNS.flatMap((c) => [normHeader(c), ...LOCALES.map((l) => normHeader(columnTitle(l, c)))].map((h) => [h, c] as [string, Column])),
+);
 type RowFailure = z.infer<typeof deviceSchemas.importRowFailureSchema>;
 
 /** Reads the first sheet into records keyed by the template's columns, with their sheet row numbers. */
@@ -27,12 +35,14 @@ export async function readSheet(base64: string): Promise<{ row: number; cells: R
   }
   const ws = wb.worksheets[0];
   if (!ws) throw new AppError(State.BAD_REQUEST, 'device.importInvalidFile');
-  const norm = (s: string) => s.replace(/[\s_()（）]/g, '').toLowerCase();
-  const header = new Map<string, number>();
-  ws.getRow(1).eachCell((cell, col) => header.set(norm(cell.text), col));
+  const header = new Map<Column, number>();
+  ws.getRow(1).eachCell((cell, col) => {
+    const c = HEADER_NAMES.get(normHeader(cell.text));
+    if (c && !header.has(c)) header.set(c, col);
+  });
   const index = {} as Record<Column, number>;
   for (const c of COLUMNS) {
-    const at = header.get(norm(c));
+    const at = header.get(c);
     // Username, Email, ICCID and DeviceName may be left out of a sheet; the rest are needed.
     if (at === undefined && ['LoginName', 'Password', 'IMEI', 'Model'].includes(c)) {
       throw new AppError(State.BAD_REQUEST, 'device.importMissingColumn', { column: c });
@@ -112,11 +122,11 @@ export async function importExcel(ctx: AuthedContext, b: z.output<typeof deviceS
   };
 }
 
-/** The template: the columns, one example row, and the models to choose from on a second sheet. */
-export async function importTemplate(db: Db): Promise<Buffer> {
+/** The template: the columns titled in the reader's language, one example row, and the models to choose from on a second sheet. */
+export async function importTemplate(db: Db, locale: Locale = DEFAULT_LOCALE): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Devices');
-  ws.columns = COLUMNS.map((c) => ({ header: c, key: c, width: c === 'IMEI' || c === 'ICCID' ? 22 : 16 }));
+  const ws = wb.addWorksheet(translate(locale, 'device.importSheet'));
+  ws.columns = COLUMNS.map((c) => ({ header: columnTitle(locale, c), key: c, width: c === 'IMEI' || c === 'ICCID' ? 22 : 16 }));
   // IMEIs and ICCIDs are text, so Excel keeps every digit.
   ws.getColumn('IMEI').numFmt = '@';
   ws.getColumn('ICCID').numFmt = '@';
@@ -132,10 +142,10 @@ export async function importTemplate(db: Db): Promise<Buffer> {
     Model: models[0]?.name ?? '',
     DeviceName: 'Watch 1',
   });
-  const ms = wb.addWorksheet('Models');
+  const ms = wb.addWorksheet(translate(locale, 'device.importModelsSheet'));
   ms.columns = [
-    { header: 'Model', key: 'name', width: 24 },
-    { header: 'Type', key: 'type', width: 20 },
+    { header: columnTitle(locale, 'Model'), key: 'name', width: 24 },
+    { header: translate(locale, 'device.importModelType'), key: 'type', width: 20 },
   ];
   for (const m of models) ms.addRow(m);
   return Buffer.from(await wb.xlsx.writeBuffer());

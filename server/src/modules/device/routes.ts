@@ -6,6 +6,7 @@ import { defineCall } from '../../calls.js';
 import type { AppDeps } from '../../deps.js';
 import * as service from './service.js';
 import { importExcel, importTemplate } from './excel.js';
+import { requestLocale } from '../../plugins/calls.js';
 import { AVATAR_DIR, AVATAR_NAME, avatarMime } from '../person/avatar.js';
 
 export const deviceCalls = [
@@ -30,8 +31,8 @@ export const deviceCalls = [
  * GET /api/uploads/avatars/<name>: wearer avatars; names are random, unguessable file names.
  */
 export const deviceFileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get('/api/device/import-template.xlsx', async (_req, reply) => {
-    const buf = await importTemplate(deps.database.db);
+  app.get('/api/device/import-template.xlsx', async (req, reply) => {
+    const buf = await importTemplate(deps.database.db, requestLocale(req));
     return reply
       .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', 'attachment; filename="device-import-template.xlsx"')
