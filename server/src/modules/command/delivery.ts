@@ -50,10 +50,11 @@ export async function sendOn(deps: AppDeps, session: DeviceSession, row: QueuedR
     if (!session.open) throw new Error('connection closed');
     encoded = session.sendCommand({ code: row.code, params: row.params ?? {} }, row.id);
   } catch (err) {
-    const message = (err as Error).message;
     // The connection went away between the check and the write: the command waits for the next one.
     const status: CommandStatus = session.open ? 'failed' : 'queued';
-    await db.query(`UPDATE commands SET status = $2, error = $3, sent_at = NULL WHERE id = $1`, [row.id, status, message]);
+    // The console shows the reason by its key; the technical detail goes to the log.
+    if (status === 'failed') deps.log.warn({ err, commandId: row.id }, 'command: sending failed');
+    await db.query(`UPDATE commands SET status = $2, error = $3, sent_at = NULL WHERE id = $1`, [row.id, status, status === 'failed' ? SEND_FAILED : '']);
     if (status === 'failed') await publishCommand(deps, session.deviceId, row.id, row.code, 'failed');
     return status;
   }
@@ -136,6 +137,8 @@ export async function dispatchLocal(deps: AppDeps, commandId: number, deviceId: 
 
 /** The error recorded on a command whose device never answered (a key of the console's command texts). */
 export const NO_REPLY = 'noReply';
+/** Error of a command the connection refused to carry (the detail is logged). */
+export const SEND_FAILED = 'sendFailed';
 
 /**
  * Marks failed the commands sent longer than COMMAND_REPLY_TIMEOUT_SECONDS ago without a reply, and

@@ -16,9 +16,9 @@ import { CommandFields } from './CommandFields';
 
 const STATUS_COLOR = { queued: 'default', sent: 'processing', answered: 'success', failed: 'error' } as const;
 
-/** Why a command failed, in the console's language when the server names a known reason. */
+/** Why a command failed, in the console's language: the server stores a reason's key (noReply, sendFailed). */
 function failureText(t: TFunction, error: string): string {
-  return error === 'noReply' ? t('commands:failure.noReply') : error;
+  return t(`commands:failure.${error}`, { defaultValue: t('commands:failure.sendFailed') });
 }
 
 export function CommandStatusTag({ status, error = '' }: { status: string; error?: string }) {
