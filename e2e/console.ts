@@ -57,3 +57,55 @@ export async function callApi<T = any>(page: Page, url: string, path: string, bo
   });
   return (await res.json()) as T;
 }
+
+/** Chinese, Japanese and Korean characters and full-width punctuation: none belongs on an English page. */
+export const CJK = /[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+
+export interface VisibleText {
+  text: string;
+  /** Where it is: the tag and classes of its element, to find it in a failure message. */
+  where: string;
+}
+
+/**
+ * The texts a user sees on the page, except user data: for the checks that a page in one language
+ * shows no text of another (untranslated keys, server texts stored in one language).
+ *
+ * Counted: text of visible elements (not hidden, not `display: none`, not transparent; kept-alive
+ * pages in the background and closed drop-downs are hidden) and the placeholders of visible fields.
+ * Not counted: anything inside an element marked `data-user-data` (the console marks what people
+ * typed or named: device, account and platform names, remarks; `USER_DATA` and `userDataCell` in
+ * web/src/i18n/texts.ts), the values typed in fields, and what is drawn on a canvas (the map).
+ *
+ *   await open(page, '/model/command');
+ *   expect(await cjkTexts(page)).toEqual([]);          // an English page
+ *   const all = await visibleTexts(page);              // e.g. zh-TW: test each text for simplified characters
+ *
+ * `root` narrows the walk to part of the page (a CSS selector, e.g. '.ant-modal').
+ */
+export async function visibleTexts(page: Page, root = 'body'): Promise<VisibleText[]> {
+  return page.evaluate((selector) => {
+    const out: { text: string; where: string }[] = [];
+    const shown = (el: Element) =>
+      !el.closest('[data-user-data], script, style, noscript, template') && el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    const where = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+    for (const top of Array.from(document.querySelectorAll(selector))) {
+      const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const text = (n.nodeValue ?? '').trim();
+        const el = n.parentElement;
+        if (text && el && shown(el)) out.push({ text, where: where(el) });
+      }
+      for (const el of Array.from(top.querySelectorAll('input[placeholder], textarea[placeholder]'))) {
+        const text = el.getAttribute('placeholder')!.trim();
+        if (text && shown(el)) out.push({ text, where: where(el) });
+      }
+    }
+    return out;
+  }, root);
+}
+
+/** The visible texts (outside user data) holding Chinese, Japanese or Korean characters: none on an English page. */
+export async function cjkTexts(page: Page, root = 'body'): Promise<VisibleText[]> {
+  return (await visibleTexts(page, root)).filter((t) => CJK.test(t.text));
+}

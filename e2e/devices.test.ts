@@ -17,6 +17,7 @@ const texts = (lang: string, ns: string) =>
   JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
 const zh = texts('zh-CN', 'devices');
 const zhCmd = texts('zh-CN', 'commands');
+const zhMessages = JSON.parse(readFileSync(path.join(root, 'contract/src/messages/zh-CN.json'), 'utf8')) as Record<string, any>;
 const NEW_IMEI = '865999000000001';
 const SIM_IMEI = '865000000000002';
 
@@ -221,7 +222,7 @@ describe('devices console', () => {
     await findDevice(page, SIM_IMEI);
     await page.locator(`[data-testid="cmd-${SIM_IMEI}"]`).click();
     const dialog = page.locator('.ant-modal', { hasText: zhCmd.history });
-    await pickOption(page, 'cmd-code', zhCmd.codes.UPLOAD);
+    await pickOption(page, 'cmd-code', zhMessages.command.names.UPLOAD);
     const input = dialog.locator('[data-testid="cmd-interval"] input').or(dialog.locator('input[data-testid="cmd-interval"]')).first();
     await input.fill('1');
     await dialog.locator('#cmd-send').click();

@@ -2,6 +2,7 @@
 // namespace), rendered in the console's language: alarm contents, command names and descriptions,
 // alarm type names, the import sheet's column titles. Every page goes through these, so one thing
 // has one name everywhere.
+import type { HTMLAttributes } from 'react';
 import type { TFunction } from 'i18next';
 import { alarmMessageParams, builtInAlarmTypeName, commandDetailsKey, commandNameKey, type Locale } from '@wt/contract';
 import i18n from './index';
@@ -34,3 +35,12 @@ export function builtInTypeName(locale: Locale, code: number): string {
 export function importColumnTitle(t: TFunction, column: string): string {
   return t(`messages:device.importColumns.${column}`, { defaultValue: column });
 }
+
+/**
+ * Marks what people typed or named (device, account and platform names, remarks, addresses): the
+ * browser tests' check that a page shows no text of another language skips it (e2e/console.ts,
+ * `visibleTexts`). Spread on an element (`<span {...USER_DATA}>`), or `onCell: userDataCell` on a
+ * table column.
+ */
+export const USER_DATA = { 'data-user-data': '' } as const;
+export const userDataCell = () => USER_DATA as HTMLAttributes<HTMLElement>;

@@ -126,7 +126,11 @@ export function Navbar({ onOpenSettings }: { onOpenSettings: () => void }) {
         >
           <button type="button" className="wt-nav-btn wt-nav-user" aria-label={user?.PageName ?? ''}>
             <Avatar size={30} src={user?.Avatar || undefined} icon={<UserOutlined />} style={{ background: token.colorPrimary }} />
-            {!mobile && <span className="wt-nav-username">{user?.Username || user?.LoginName}</span>}
+            {!mobile && (
+              <span className="wt-nav-username" data-user-data>
+                {user?.Username || user?.LoginName}
+              </span>
+            )}
             <DownOutlined style={{ fontSize: 10, color: token.colorTextSecondary }} />
           </button>
         </Dropdown>

@@ -59,7 +59,11 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
       {showLogo && (
         <Link to="/" className="wt-logo" title={pageName ?? ''}>
           <img src={logoUrl} alt="" width={28} height={28} />
-          {!collapsed && <span className="wt-logo-title">{pageName || t('common:appShortName')}</span>}
+          {!collapsed && (
+            <span className="wt-logo-title" {...(pageName ? { 'data-user-data': '' } : {})}>
+              {pageName || t('common:appShortName')}
+            </span>
+          )}
         </Link>
       )}
       <div style={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
