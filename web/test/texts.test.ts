@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import i18n from '../src/i18n';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { AlarmMessage } from '../src/i18n/AlarmMessage';
 import { alarmMessageText, builtInTypeName, commandDetails, commandName, importColumnTitle } from '../src/i18n/texts';
 
 describe('texts the server keeps as keys', () => {
@@ -29,5 +32,14 @@ describe('texts the server keeps as keys', () => {
     expect(builtInTypeName('zh-TW', 22)).toBe('進入帳戶圍欄');
     await i18n.changeLanguage('zh-CN');
     expect(commandName(i18n.t, 'UPLOAD')).toBe('上传间隔');
+  });
+
+  it("marks the names people gave inside an alarm's content as user data", async () => {
+    await i18n.changeLanguage('en');
+    const html = renderToStaticMarkup(createElement(AlarmMessage, { messageKey: 'alarm.msg.fenceOut', params: { fence: '养老院', fenceId: 3 }, text: '离开围栏 养老院' }));
+    expect(html).toBe('Left fence <span data-user-data="true">养老院</span>');
+    expect(renderToStaticMarkup(createElement(AlarmMessage, { messageKey: 'alarm.msg.offline', params: { minutes: 5 }, text: '' }))).not.toContain('span');
+    expect(renderToStaticMarkup(createElement(AlarmMessage, { text: 'as sent' }))).toBe('as sent');
+    await i18n.changeLanguage('zh-CN');
   });
 });

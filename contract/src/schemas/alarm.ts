@@ -82,7 +82,10 @@ export const alarmRecordSchema = z.object({
   Status: z.number(),
   Remark: z.string(),
   /** What happened, in the server's words for the type (fence name, measured value ...). */
+  /** The content in the caller's language; `MessageKey` and `MessageParams` are what is stored. */
   Message: z.string(),
+  MessageKey: z.string(),
+  MessageParams: z.record(z.string(), z.unknown()),
   Value: num,
   Lat: num,
   Lon: num,

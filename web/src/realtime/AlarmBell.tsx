@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
 import { useRealtime } from './store';
-import { alarmMessageText } from '../i18n/texts';
+import { AlarmMessage } from '../i18n/AlarmMessage';
 
 export function AlarmBell({ iconStyle }: { iconStyle: React.CSSProperties }) {
   const { t } = useTranslation('monitor');
@@ -23,7 +23,7 @@ export function AlarmBell({ iconStyle }: { iconStyle: React.CSSProperties }) {
               <List.Item.Meta
                 title={
                   <>
-                    <span data-user-data>{a.Nickname || a.DeviceID}</span> · {alarmMessageText(t, a.MessageKey, a.MessageParams, a.Message)}
+                    <span data-user-data>{a.Nickname || a.DeviceID}</span> · <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} />
                   </>
                 }
                 description={<Typography.Text type="secondary" style={{ fontSize: 12 }}>{`IMEI ${a.DeviceID} · ${a.Created}`}</Typography.Text>}

@@ -12,7 +12,7 @@ import { liveDevices } from '../map/deviceStore';
 import { RealtimeConnection } from './connection';
 import { emitRefresh } from './events';
 import { useRealtime } from './store';
-import { alarmMessageText } from '../i18n/texts';
+import { AlarmMessage } from '../i18n/AlarmMessage';
 import { useAlarmTypeName } from '../pages/alarm/queries';
 
 export const ALARM_SOUND_URL = '/sounds/alarm.wav';
@@ -73,7 +73,6 @@ export function RealtimeProvider() {
           if (a.NotificationType === SOS_NOTIFICATION_TYPE) liveDevices.setSos(m.deviceId, true);
           const policy = notificationPolicy(a.NotificationType, settings.current.get(a.NotificationType));
           if (!policy.show) return;
-          const tt = tRef.current;
           useRealtime.getState().notificationOpened();
           notification.open({
             key,
@@ -86,7 +85,9 @@ export function RealtimeProvider() {
             ),
             description: (
               <div className="wt-alarm-note" data-alarm-type={a.NotificationType} data-sticky={policy.durationS === 0 ? '1' : '0'}>
-                <div>{alarmMessageText(tt, a.MessageKey, a.MessageParams, a.Message)}</div>
+                <div>
+                  <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} />
+                </div>
                 <div style={{ color: '#8c8c8c', fontSize: 12 }}>
                   IMEI {a.DeviceID} · {a.Created}
                 </div>

@@ -211,6 +211,8 @@ export function recordOut(locale: Locale, r: Row) {
     Status: Number(r.status),
     Remark: String(r.remark ?? ''),
     Message: renderAlarmMessage(locale, String(r.messageKey ?? ''), r.messageParams as Record<string, unknown>),
+    MessageKey: String(r.messageKey ?? ''),
+    MessageParams: (r.messageParams as Record<string, unknown> | null) ?? {},
     Value: toNum(r.value),
     Lat: toNum(r.lat),
     Lon: toNum(r.lon),

@@ -13,6 +13,7 @@ import { SearchForm } from '../../components/SearchForm';
 import { errorText } from '../../i18n/errors';
 import { useRealtime } from '../../realtime/store';
 import { ALARM_KEY, downloadExport, useAlarmTypeName, useAlarmTypes } from './queries';
+import { AlarmMessage } from '../../i18n/AlarmMessage';
 
 interface Search {
   Range?: [Dayjs, Dayjs];
@@ -154,7 +155,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             width: 220,
             render: (_, r) => (
               <span>
-                {r.Message}
+                <AlarmMessage messageKey={r.MessageKey} params={r.MessageParams} text={r.Message} />
                 {r.Count > 1 ? <Typography.Text type="secondary"> ×{r.Count}</Typography.Text> : null}
               </span>
             ),

@@ -12,6 +12,7 @@ import { CommandDialog, CommandHistory } from './commands/CommandDialog';
 import { PersonDialog } from './dialogs/PersonDialog';
 import { DEVICE_KEYS } from './queries';
 import { RelativeTime, RoleSwatch } from './parts';
+import { AlarmMessage } from '../../i18n/AlarmMessage';
 
 function RecentAlarms({ imei }: { imei: string }) {
   const { t } = useTranslation();
@@ -36,7 +37,7 @@ function RecentAlarms({ imei }: { imei: string }) {
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('devices:detail.noAlarms')} /> }}
           columns={[
             { key: 'time', title: t('devices:detail.alarmTime'), render: (_, a) => formatDateTime(a.LastTime), width: 170 },
-            { key: 'message', title: t('devices:detail.alarmType'), render: (_, a) => a.Message },
+            { key: 'message', title: t('devices:detail.alarmType'), render: (_, a) => <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} /> },
             {
               key: 'status',
               title: t('devices:detail.alarmStatus'),
