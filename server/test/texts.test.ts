@@ -59,6 +59,8 @@ describe.each(databases())('texts in the reader’s language on %s', (kind) => {
     expect(await list('en')).toBe('Heart rate 150 above the upper limit 120');
     expect(await list('zh-TW')).toBe('心率 150 高於上限 120');
     expect(await list('zh-CN')).toBe('心率 150 高于上限 120');
+    const record = (await call('/ExceptionMessage/allExceptionMsgPage', { PageNo: 1, PageCount: 10, Type: [C.heartRateHigh] }, as(agent, 'en'))).body.Items[0];
+    expect(record).toMatchObject({ MessageKey: 'alarm.msg.above', MessageParams: { measure: 'heartRate', value: 150, limit: 120 } });
   });
 
   it('names alarm types in zh-TW in traditional characters, an administrator’s edit included', async () => {
@@ -75,6 +77,9 @@ describe.each(databases())('texts in the reader’s language on %s', (kind) => {
     const edited = (await types('zh-TW')).find((t) => t.Code === C.lowBattery)!;
     expect(edited).toMatchObject({ NameZh: '电池电量报警', Name: '電池電量報警', Description: '帳戶下裝置電量低' });
     expect((await types('zh-CN')).find((t) => t.Code === C.lowBattery)!.Name).toBe('电池电量报警');
+    // A zh-TW reader finds a type by the name they see.
+    const found = await call('/ExceptionMessage/ExceptionType', { PageNo: 1, PageCount: 10, Keyword: '電池電量' }, as(admin, 'zh-TW'));
+    expect(found.body.Items.map((t: { Code: number }) => t.Code)).toEqual([C.lowBattery]);
   });
 
   it('exports alarm records with type names and contents in the caller’s language', async () => {

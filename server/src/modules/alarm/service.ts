@@ -74,7 +74,11 @@ export async function listTypes(ctx: AuthedContext, q: { PageNo: number; PageCou
   const conds: SQL[] = [];
   if (q.Keyword) {
     const k = contains(q.Keyword);
-    conds.push(sql`(${alarmTypes.nameZh} ILIKE ${k} OR ${alarmTypes.nameEn} ILIKE ${k} OR ${alarmTypes.code}::text LIKE ${k})`);
+    // Also by the name the caller sees (zh-TW: traditional): the table has a few dozen rows.
+    const lower = q.Keyword.toLowerCase();
+    const seen = (await db.select().from(alarmTypes)).filter((r) => alarmTypeName(ctx.locale, r.code, r).toLowerCase().includes(lower)).map((r) => r.code);
+    const byName = seen.length ? sql` OR ${alarmTypes.code} IN (${sql.join(seen.map((c) => sql`${c}`), sql`, `)})` : sql``;
+    conds.push(sql`(${alarmTypes.nameZh} ILIKE ${k} OR ${alarmTypes.nameEn} ILIKE ${k} OR ${alarmTypes.code}::text LIKE ${k}${byName})`);
   }
   if (q.Level) conds.push(eq(alarmTypes.level, q.Level));
   if (q.Enabled) conds.push(eq(alarmTypes.enabled, q.Enabled));
