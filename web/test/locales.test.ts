@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as OpenCC from 'opencc-js';
 import { ALARM_TYPES, COMMAND_CODES, PROTECTED_ROUTES, commandDetailsKey, commandNameKey, device, messageKeys, translate, type MessageTree } from '@wt/contract';
@@ -117,5 +119,26 @@ describe('locales', () => {
     const en = new Map(strings(RESOURCES.en.route));
     const same = strings(RESOURCES['zh-CN'].route).filter(([k, v]) => en.get(k) === v);
     expect(same).toEqual([]);
+  });
+
+  it('every namespaced key the console names in its code exists (a text moved elsewhere is not left behind)', () => {
+    const src = path.join(import.meta.dirname, '../src');
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f));
+    // 'ns:a.b' and `ns:a.b.${x}`: the key, or the group a dynamic key is taken from, must be there.
+    const literal = /[`'"]([a-zA-Z]+):([A-Za-z0-9_.]+?)(\.?\$\{|[`'"])/g;
+    const missing: string[] = [];
+    let seen = 0;
+    for (const f of files) {
+      for (const m of readFileSync(path.join(src, f), 'utf8').matchAll(literal)) {
+        const [, ns, key] = m;
+        if (!NAMESPACES.includes(ns!)) continue;
+        seen++;
+        let node: unknown = RESOURCES['zh-CN'][ns!];
+        for (const part of key!.split('.')) node = typeof node === 'object' && node ? (node as MessageTree)[part] : undefined;
+        if (node === undefined) missing.push(`${f}: ${ns}:${key}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(seen).toBeGreaterThan(200);
   });
 });

@@ -41,10 +41,10 @@ export default function ModelListPage() {
   const protocolOptions = (protocols.data?.Items ?? []).map((p) => ({ value: p.ProtocolId, label: `${p.Name} (${p.Code})` }));
   const [search, setSearch] = useState<{ Keyword?: string; ProtocolId?: number }>({});
   const [editing, setEditing] = useState<{ item: Model | null } | null>(null);
-  const tags = (items: readonly string[], ns: string) => (
+  const tags = (items: readonly string[], label: string | ((x: string) => string)) => (
     <Space size={[4, 4]} wrap>
       {items.map((x) => (
-        <Tag key={x}>{t(`${ns}.${x}`, { defaultValue: x })}</Tag>
+        <Tag key={x}>{typeof label === 'string' ? t(`${label}.${x}`, { defaultValue: x }) : label(x)}</Tag>
       ))}
     </Space>
   );
@@ -73,7 +73,7 @@ export default function ModelListPage() {
           { key: 'Name', title: t('model:model.name'), dataIndex: 'Name', width: 140, fixed: 'left' },
           { key: 'Type', title: t('model:model.type'), dataIndex: 'Type', width: 120 },
           { key: 'Protocol', title: t('model:protocol.title'), render: (_, m) => m.ProtocolName || m.Protocol, width: 120 },
-          { key: 'Commands', title: t('model:model.commands'), render: (_, m) => tags(m.Commands, 'commands:codes'), width: 320 },
+          { key: 'Commands', title: t('model:model.commands'), render: (_, m) => tags(m.Commands, (c) => commandName(t, c)), width: 320 },
           {
             key: 'Functions',
             title: t('model:model.functions'),
