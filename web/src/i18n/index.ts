@@ -24,6 +24,16 @@ void i18n.use(initReactI18next).init({
   defaultNS: 'common',
   interpolation: { escapeValue: false },
   returnNull: false,
+  // A key no language has is a defect: keep a list the browser tests read, and say it once.
+  saveMissing: true,
+  missingKeyHandler: (_lngs, ns, key) => {
+    if (typeof window === 'undefined') return;
+    const w = window as unknown as { __wtMissingKeys?: string[] };
+    const id = `${ns}:${key}`;
+    if ((w.__wtMissingKeys ??= []).includes(id)) return;
+    w.__wtMissingKeys.push(id);
+    console.warn(`missing translation: ${id}`);
+  },
 });
 
 function applyDocumentLanguage(lng: string) {

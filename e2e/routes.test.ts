@@ -1,0 +1,134 @@
+// Every page of the route table opened directly by its address in a fresh tab, in the three
+// languages, as the administrator and as a restricted account: no page error, no console error, no
+// missing translation key, and every map canvas shows more than one flat colour. A page that works
+// only when another page was visited first (a map worker set up by another module, say) fails here.
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pagePaths, permittedRoutes } from '../web/src/access/index.js';
+import { callApi, login } from './console.js';
+import { launchBrowser, newContext, screenshot, startServer, type ServerProcess } from './harness.js';
+import type { Browser } from 'playwright-core';
+
+const LANGS = ['zh-CN', 'zh-TW', 'en'] as const;
+/** The administrator sees every page; viewer01 is a restricted account of the demo tenant. */
+const ACCOUNTS = ['admin', 'viewer01'] as const;
+const DEMO_IMEI = '865000000000001';
+
+/** Pages that need a subject in their address get one of the demo tenant's. */
+const QUERY: Record<string, string> = {
+  '/devices/detail': `?imei=${DEMO_IMEI}`,
+  '/devices/history': `?imei=${DEMO_IMEI}`,
+  '/deviceAlarm': `?imei=${DEMO_IMEI}`,
+  '/health/detail': `?imei=${DEMO_IMEI}`,
+};
+
+let server: ServerProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ SIMULATE: '3' });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Counts the distinct colours of a PNG, decoded by the page itself (no image library needed). */
+async function distinctColours(page: Page, png: Buffer): Promise<number> {
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d')!;
+    g.drawImage(img, 0, 0);
+    const data = g.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set<number>();
+    // Every 7th pixel is plenty to tell a drawn map from a flat fill.
+    for (let i = 0; i < data.length && seen.size < 50; i += 28) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+    return seen.size;
+  }, png.toString('base64'));
+}
+
+interface PageReport {
+  path: string;
+  errors: string[];
+  missing: string[];
+  blankMaps: number;
+}
+
+/** Opens one address in a new tab of the logged-in context and reports what went wrong there. */
+async function visit(ctx: BrowserContext, path: string, shot: string): Promise<PageReport> {
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // A failed request is reported below with its address; the console's line has none.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`response ${r.status()}: ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  const report: PageReport = { path, errors, missing: [], blankMaps: 0 };
+  try {
+    await page.goto(`${server.url}${path}${QUERY[path] ?? ''}`);
+    await page.locator(`.wt-tags .wt-tag.active`).waitFor({ timeout: 30_000 });
+    // The page's own requests have answered (the realtime socket is not a request that idles).
+    await page.waitForLoadState('networkidle', { timeout: 20_000 }).catch(() => undefined);
+    const canvases = page.locator('canvas.maplibregl-canvas');
+    const n = await canvases.count();
+    for (let i = 0; i < n; i++) {
+      const canvas = canvases.nth(i);
+      if (!(await canvas.isVisible())) continue;
+      let colours = 0;
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline) {
+        colours = await distinctColours(page, await canvas.screenshot());
+        if (colours > 1) break;
+        await page.waitForTimeout(250);
+      }
+      if (colours <= 1) report.blankMaps++;
+    }
+    report.missing = await page.evaluate(() => (window as unknown as { __wtMissingKeys?: string[] }).__wtMissingKeys ?? []);
+    await screenshot(page, shot);
+  } catch (err) {
+    errors.push(`open: ${(err as Error).message.split('\n')[0]}`);
+    await screenshot(page, shot).catch(() => undefined);
+  }
+  await page.close();
+  return report;
+}
+
+describe('every page opened directly', () => {
+  for (const account of ACCOUNTS) {
+    for (const lang of LANGS) {
+      it(`${account} in ${lang}`, async () => {
+        const ctx = await newContext(browser, { locale: lang });
+        const first = await ctx.newPage();
+        await login(first, server.url, lang, account, 'admin123');
+        // A fresh tab has no session of its own (sessionStorage is per tab): give every new tab the
+        // logged-in one, as the browser does when a console link is opened in a new tab.
+        const session = await first.evaluate(() => Object.fromEntries(Object.entries(sessionStorage)));
+        const userId = Number(session['wt.userId']);
+        const info = (await callApi(first, server.url, '/User/UserInfo', { UserId: userId })).UserInfo as { UserType: number; routes: string };
+        await first.close();
+        await ctx.addInitScript((s) => {
+          for (const [k, v] of Object.entries(s)) if (sessionStorage.getItem(k) === null) sessionStorage.setItem(k, v as string);
+        }, session);
+
+        const paths = pagePaths(permittedRoutes(info)).filter((p) => p !== '*');
+        expect(paths.length).toBeGreaterThan(3);
+        const failures: PageReport[] = [];
+        for (const p of paths) {
+          const r = await visit(ctx, p, `route-${account}-${lang}${p.replace(/\//g, '-')}`);
+          if (r.errors.length || r.missing.length || r.blankMaps) failures.push(r);
+        }
+        await ctx.close();
+        expect(failures, JSON.stringify(failures, null, 1)).toEqual([]);
+      });
+    }
+  }
+});
