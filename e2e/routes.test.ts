@@ -5,7 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagePaths, permittedRoutes } from '../web/src/access/index.js';
-import { callApi, login } from './console.js';
+import { callApi, cjkTexts, login } from './console.js';
 import { launchBrowser, newContext, screenshot, startServer, type ServerProcess } from './harness.js';
 import type { Browser } from 'playwright-core';
 
@@ -58,10 +58,12 @@ interface PageReport {
   errors: string[];
   missing: string[];
   blankMaps: number;
+  /** English pages: Chinese text outside what people typed or named (marked as user data). */
+  cjk: string[];
 }
 
 /** Opens one address in a new tab of the logged-in context and reports what went wrong there. */
-async function visit(ctx: BrowserContext, path: string, shot: string): Promise<PageReport> {
+async function visit(ctx: BrowserContext, path: string, lang: string, shot: string): Promise<PageReport> {
   const page = await ctx.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -72,7 +74,7 @@ async function visit(ctx: BrowserContext, path: string, shot: string): Promise<P
   page.on('response', (r) => {
     if (r.status() >= 400) errors.push(`response ${r.status()}: ${r.request().method()} ${new URL(r.url()).pathname}`);
   });
-  const report: PageReport = { path, errors, missing: [], blankMaps: 0 };
+  const report: PageReport = { path, errors, missing: [], blankMaps: 0, cjk: [] };
   try {
     await page.goto(`${server.url}${path}${QUERY[path] ?? ''}`);
     await page.locator(`.wt-tags .wt-tag.active`).waitFor({ timeout: 30_000 });
@@ -92,6 +94,7 @@ async function visit(ctx: BrowserContext, path: string, shot: string): Promise<P
       }
       if (colours <= 1) report.blankMaps++;
     }
+    if (lang === 'en') report.cjk = (await cjkTexts(page)).map((t) => `${t.where}: ${t.text}`);
     report.missing = await page.evaluate(() => (window as unknown as { __wtMissingKeys?: string[] }).__wtMissingKeys ?? []);
     await screenshot(page, shot);
   } catch (err) {
@@ -123,8 +126,8 @@ describe('every page opened directly', () => {
         expect(paths.length).toBeGreaterThan(3);
         const failures: PageReport[] = [];
         for (const p of paths) {
-          const r = await visit(ctx, p, `route-${account}-${lang}${p.replace(/\//g, '-')}`);
-          if (r.errors.length || r.missing.length || r.blankMaps) failures.push(r);
+          const r = await visit(ctx, p, lang, `route-${account}-${lang}${p.replace(/\//g, '-')}`);
+          if (r.errors.length || r.missing.length || r.blankMaps || r.cjk.length) failures.push(r);
         }
         await ctx.close();
         expect(failures, JSON.stringify(failures, null, 1)).toEqual([]);
