@@ -97,9 +97,11 @@ export interface MapViewProps {
   visibleKey?: unknown;
   /** Keep the light base shapes until false (a page drawing a heavy layer first). */
   holdDetail?: boolean;
+  /** Off where a double click means something else (closing a drawn polygon). */
+  doubleClickZoom?: boolean;
 }
 
-export function MapView({ id, initialViewState, children, onLoad, visibleKey, holdDetail }: MapViewProps) {
+export function MapView({ id, initialViewState, children, onLoad, visibleKey, holdDetail, doubleClickZoom = true }: MapViewProps) {
   const style = useMemo(() => baseStyle(), []);
   // Feature layers add sources and layers: only once the style has loaded (not waiting for its
   // sources, so the page's layers and the base shapes load side by side).
@@ -113,6 +115,7 @@ export function MapView({ id, initialViewState, children, onLoad, visibleKey, ho
         minZoom={MIN_ZOOM}
         maxZoom={MAX_ZOOM}
         dragRotate={false}
+        doubleClickZoom={doubleClickZoom}
         attributionControl={{ compact: true }}
         // The style is in: layers can be added (the base shapes may still be loading).
         onStyleData={(e) => {
