@@ -100,10 +100,10 @@ describe.each(databases())('monitor calls (%s)', (kind) => {
     expect(foreign.body.Message).toBe('monitor.deviceNotFound');
   });
 
-  it('/device/reverse_Geocoding_gaode answers the coordinates when no geocoder is configured, quickly', async () => {
+  it('/device/reverse_Geocoding_gaode answers the offline address when no online geocoder is configured, quickly', async () => {
     const started = Date.now();
-    const r = await p.call('/device/reverse_Geocoding_gaode', { Lat: 22.54, Lon: 114.06 }, agentToken);
-    expect(r.body).toEqual({ State: 200, Address: '22.540000, 114.060000', Source: 'coordinates' });
+    const r = await p.call('/device/reverse_Geocoding_gaode', { Lat: 22.54, Lon: 114.06 }, agentToken, { 'x-language': 'zh-CN' });
+    expect(r.body).toEqual({ State: 200, Address: '广东省深圳市福田区', Source: 'offline' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -129,11 +129,13 @@ describe('reverse geocoding with an unreachable geocoder', () => {
   });
   afterAll(async () => p?.stop());
 
-  it('falls back to the coordinates within the timeout', async () => {
+  it('falls back to the offline address within the timeout, and to the coordinates at sea', async () => {
     const { token } = await p.login();
     const started = Date.now();
-    const r = await p.call('/device/reverse_Geocoding_gaode', { Lat: 1.5, Lon: 2.5 }, token);
-    expect(r.body.Source).toBe('coordinates');
+    const r = await p.call('/device/reverse_Geocoding_gaode', { Lat: 39.914, Lon: 116.4108 }, token, { 'x-language': 'en' });
+    expect(r.body).toMatchObject({ Address: 'Dongcheng District, Beijing', Source: 'offline' });
     expect(Date.now() - started).toBeLessThan(1500);
+    const sea = await p.call('/device/reverse_Geocoding_gaode', { Lat: 1.5, Lon: 2.5 }, token);
+    expect(sea.body.Source).toBe('coordinates');
   });
 });

@@ -22,7 +22,9 @@ describe('map modules', () => {
       const text = readFileSync(file, 'utf8');
       const rel = path.relative(src, file);
       // The default export of react-map-gl is its Map component; `new Map(` of maplibre-gl a raw map.
-      const mapComponent = /import\s+(Map\b|\{[^}]*\bMap\b[^}]*\})[^;]*from\s+'react-map-gl\/maplibre'/.test(text);
+      const mapComponent = /import\s+(Map\b|\{[^}]*\bMap\b[^}]*\})[^;]*from\s+'react-map-gl\/maplibre'/.test(
+        text,
+      );
       const rawMap = /from\s+'maplibre-gl'/.test(text) && /new\s+(maplibregl\.)?Map\(/.test(text);
       if (mapComponent || rawMap) makers.push(rel);
     }

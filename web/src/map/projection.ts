@@ -17,7 +17,8 @@ const gcj02: MapProjection = {
   fromMap: (p) => gcoord.transform(p, gcoord.GCJ02, gcoord.WGS84) as LonLat,
 };
 
-export const projectionOf = (provider: TileProvider): MapProjection => (usesGcj02(provider) ? gcj02 : identity);
+export const projectionOf = (provider: TileProvider): MapProjection =>
+  usesGcj02(provider) ? gcj02 : identity;
 
 /** The projection of the map source this browser chose. */
 export function useMapProjection(): MapProjection {

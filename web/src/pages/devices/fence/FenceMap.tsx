@@ -22,7 +22,15 @@ export interface MapFence {
 
 const projectRing = (ring: number[][], p: MapProjection) => ring.map(([lon, lat]) => p.toMap([lon!, lat!]));
 
-function DrawControl({ mode, keep, onDrawn }: { mode: 'circle' | 'polygon' | null; keep: boolean; onDrawn: (shape: FenceShape) => void }) {
+function DrawControl({
+  mode,
+  keep,
+  onDrawn,
+}: {
+  mode: 'circle' | 'polygon' | null;
+  keep: boolean;
+  onDrawn: (shape: FenceShape) => void;
+}) {
   const { current } = useMap();
   const projection = useMapProjection();
   const drawRef = useRef<TerraDraw | null>(null);
@@ -35,8 +43,12 @@ function DrawControl({ mode, keep, onDrawn }: { mode: 'circle' | 'polygon' | nul
     const draw = new TerraDraw({
       adapter: new TerraDrawMapLibreGLAdapter({ map }),
       modes: [
-        new TerraDrawPolygonMode({ styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 } }),
-        new TerraDrawCircleMode({ styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 } }),
+        new TerraDrawPolygonMode({
+          styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 },
+        }),
+        new TerraDrawCircleMode({
+          styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 },
+        }),
         new TerraDrawRenderMode({ modeName: 'idle', styles: {} }),
       ],
     });
@@ -94,20 +106,41 @@ function FenceLayers({ fences, selectedId }: { fences: MapFence[]; selectedId: n
   );
   return (
     <Source id="device-fences" type="geojson" data={data}>
-      <Layer id="device-fences-fill" type="fill" paint={{ 'fill-color': ['case', ['get', 'selected'], '#f56c6c', '#67c23a'], 'fill-opacity': 0.2 }} />
-      <Layer id="device-fences-line" type="line" paint={{ 'line-color': ['case', ['get', 'selected'], '#f56c6c', '#3a9a16'], 'line-width': 2 }} />
+      <Layer
+        id="device-fences-fill"
+        type="fill"
+        paint={{ 'fill-color': ['case', ['get', 'selected'], '#f56c6c', '#67c23a'], 'fill-opacity': 0.2 }}
+      />
+      <Layer
+        id="device-fences-line"
+        type="line"
+        paint={{ 'line-color': ['case', ['get', 'selected'], '#f56c6c', '#3a9a16'], 'line-width': 2 }}
+      />
     </Source>
   );
 }
 
 /** Moves the view to the fences (or the device) when the device or the selection changes. */
-function FitView({ fences, device, focusKey }: { fences: MapFence[]; device: LatLon | null; focusKey: string }) {
+function FitView({
+  fences,
+  device,
+  focusKey,
+}: {
+  fences: MapFence[];
+  device: LatLon | null;
+  focusKey: string;
+}) {
   const { current } = useMap();
   const projection = useMapProjection();
   useEffect(() => {
     const map = current;
     if (!map) return;
-    const b = boundsOf(fences.map(fenceRing).filter((r): r is number[][] => r !== null).map((r) => projectRing(r, projection)));
+    const b = boundsOf(
+      fences
+        .map(fenceRing)
+        .filter((r): r is number[][] => r !== null)
+        .map((r) => projectRing(r, projection)),
+    );
     if (b) map.fitBounds(b, { padding: 60, maxZoom: 16, duration: 0 });
     else if (device) map.jumpTo({ center: projection.toMap([device.Lon, device.Lat]), zoom: 14 });
     // Only when the device, the focused fence or the map source changes, not on every refetch.
@@ -139,13 +172,23 @@ export function FenceMap(props: {
     <div style={{ height: props.height ?? 560, position: 'relative' }} data-testid="fence-map">
       <MapView
         id="fence"
-        initialViewState={props.device ? { longitude: props.device.Lon, latitude: props.device.Lat, zoom: 14 } : { longitude: 116.397, latitude: 39.908, zoom: 3 }}
+        initialViewState={
+          props.device
+            ? { longitude: props.device.Lon, latitude: props.device.Lat, zoom: 14 }
+            : { longitude: 116.397, latitude: 39.908, zoom: 3 }
+        }
         // A double click closes a polygon; it must not zoom as well.
         doubleClickZoom={false}
       >
         <FenceLayers fences={props.fences} selectedId={props.selectedId} />
         {props.device ? <DeviceMarker device={props.device} /> : null}
-        <FitView fences={props.selectedId ? props.fences.filter((f) => f.FenceId === props.selectedId) : props.fences} device={props.device} focusKey={props.focusKey} />
+        <FitView
+          fences={
+            props.selectedId ? props.fences.filter((f) => f.FenceId === props.selectedId) : props.fences
+          }
+          device={props.device}
+          focusKey={props.focusKey}
+        />
         <DrawControl mode={props.drawMode} keep={props.keepDrawing} onDrawn={props.onDrawn} />
       </MapView>
     </div>
