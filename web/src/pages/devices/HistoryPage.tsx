@@ -1,6 +1,7 @@
 // Location history (/devices/history): one device's path over a range, its stops and points,
 // playback, and the xlsx export (3 per date selection per 24 hours, enforced by the server).
-import { useMemo, useState } from 'react';
+// Opened with a device (?imei=, from the device card) it shows today's track at once.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { App, Button, Card, DatePicker, Empty, Form, Modal, Select, Slider, Space, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -56,12 +57,12 @@ export default function HistoryPage() {
   const stops = useMemo(() => (data?.Stops ?? []).map((s) => ({ lat: s.Lat, lon: s.Lon })), [data]);
   const play = usePlayback(points.length);
 
-  const query = async () => {
-    if (!imei) return void message.warning(t('chooseDevice'));
+  const query = async (device = imei) => {
+    if (!device) return void message.warning(t('chooseDevice'));
     setLoading(true);
     setDetail(null);
     try {
-      const r = await call('/device/devicesHistory', { Imei: imei, Start: range[0].toISOString(), End: range[1].toISOString() });
+      const r = await call('/device/devicesHistory', { Imei: device, Start: range[0].toISOString(), End: range[1].toISOString() });
       setData(r);
       if (!r.Points.length) void message.warning(t('messages:monitor.noTrajectory'));
     } catch (e) {
@@ -70,6 +71,20 @@ export default function HistoryPage() {
       setLoading(false);
     }
   };
+
+  // Opened for a device (the card's link): its track is queried at once, and again when the link
+  // names another device while the page is kept alive.
+  const linked = params.get('imei') || undefined;
+  const queried = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!linked || queried.current === linked) return;
+    queried.current = linked;
+    setImei(linked);
+    void query(linked);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [linked]);
+
+  const ends = useMemo(() => ({ start: t('start'), end: t('end') }), [t]);
 
   const exportTrack = async (imeis: string[]) => {
     setExporting(true);
@@ -97,7 +112,7 @@ export default function HistoryPage() {
   const stateLabel = t(`state.${play.state}`);
 
   return (
-    <div className="wt-monitor" data-testid="history">
+    <div className="wt-monitor" data-testid="history" data-loaded={data ? '1' : '0'}>
       <div className="wt-monitor-panel wt-history-panel">
         <Form layout="vertical" size="middle">
           <Form.Item label={t('device')}>
@@ -122,7 +137,7 @@ export default function HistoryPage() {
             />
           </Form.Item>
           <Space wrap>
-            <Button type="primary" onClick={query} loading={loading} data-testid="history-query">
+            <Button type="primary" onClick={() => void query()} loading={loading} data-testid="history-query">
               {t('query')}
             </Button>
             <Button icon={<DownloadOutlined />} onClick={() => imei && exportTrack([imei])} disabled={!imei} loading={exporting} data-testid="history-export">
@@ -178,7 +193,8 @@ export default function HistoryPage() {
           <MapTrack
             points={points}
             stops={stops}
-            current={data?.Points.length ? play.index : null}
+            current={data?.Points.length && play.state !== 'idle' ? play.index : null}
+            ends={ends}
             onPointClick={(i) => setDetail({ kind: 'point', index: i })}
             onStopClick={(i) => setDetail({ kind: 'stop', index: i })}
           />
