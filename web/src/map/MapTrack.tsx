@@ -57,9 +57,26 @@ export interface MapTrackProps {
 }
 
 const SOURCES = ['track-line', 'track-points', 'track-stops', 'track-ends', 'track-current'] as const;
-const LAYERS = ['track-line', 'track-points', 'track-arrows', 'track-stops', 'track-ends', 'track-ends-text', 'track-current'] as const;
+const LAYERS = [
+  'track-line',
+  'track-points',
+  'track-arrows',
+  'track-stops',
+  'track-ends',
+  'track-ends-text',
+  'track-current',
+] as const;
 
-export function MapTrack({ points, stops = [], current = null, showPoints = true, onPointClick, onStopClick, fit = true, ends }: MapTrackProps) {
+export function MapTrack({
+  points,
+  stops = [],
+  current = null,
+  showPoints = true,
+  onPointClick,
+  onStopClick,
+  fit = true,
+  ends,
+}: MapTrackProps) {
   const { current: ref } = useMap();
   const projection = useMapProjection();
   const clicks = useRef({ onPointClick, onStopClick });
@@ -83,19 +100,37 @@ export function MapTrack({ points, stops = [], current = null, showPoints = true
       type: 'circle',
       source: 'track-points',
       minzoom: 11,
-      paint: { 'circle-radius': 3.5, 'circle-color': '#ffffff', 'circle-stroke-color': '#409EFF', 'circle-stroke-width': 1.5 },
+      paint: {
+        'circle-radius': 3.5,
+        'circle-color': '#ffffff',
+        'circle-stroke-color': '#409EFF',
+        'circle-stroke-width': 1.5,
+      },
     });
     map.addLayer({
       id: 'track-arrows',
       type: 'symbol',
       source: 'track-line',
-      layout: { 'symbol-placement': 'line', 'symbol-spacing': 70, 'icon-image': ARROW, 'icon-allow-overlap': true, 'icon-rotation-alignment': 'map', 'icon-size': 1, 'icon-ignore-placement': true },
+      layout: {
+        'symbol-placement': 'line',
+        'symbol-spacing': 70,
+        'icon-image': ARROW,
+        'icon-allow-overlap': true,
+        'icon-rotation-alignment': 'map',
+        'icon-size': 1,
+        'icon-ignore-placement': true,
+      },
     });
     map.addLayer({
       id: 'track-stops',
       type: 'circle',
       source: 'track-stops',
-      paint: { 'circle-radius': 8, 'circle-color': '#fa8c16', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 },
+      paint: {
+        'circle-radius': 8,
+        'circle-color': '#fa8c16',
+        'circle-stroke-color': '#ffffff',
+        'circle-stroke-width': 2,
+      },
     });
     map.addLayer({
       id: 'track-ends',
@@ -120,16 +155,27 @@ export function MapTrack({ points, stops = [], current = null, showPoints = true
         'text-allow-overlap': true,
         'text-ignore-placement': true,
       },
-      paint: { 'text-color': ['match', ['get', 'kind'], 'start', '#237804', '#a8071a'], 'text-halo-color': '#ffffff', 'text-halo-width': 2 },
+      paint: {
+        'text-color': ['match', ['get', 'kind'], 'start', '#237804', '#a8071a'],
+        'text-halo-color': '#ffffff',
+        'text-halo-width': 2,
+      },
     });
     map.addLayer({
       id: 'track-current',
       type: 'circle',
       source: 'track-current',
-      paint: { 'circle-radius': 9, 'circle-color': '#f5222d', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 },
+      paint: {
+        'circle-radius': 9,
+        'circle-color': '#f5222d',
+        'circle-stroke-color': '#ffffff',
+        'circle-stroke-width': 3,
+      },
     });
-    const point = (e: MapLayerMouseEvent) => clicks.current.onPointClick?.(Number(e.features?.[0]?.properties?.i));
-    const stop = (e: MapLayerMouseEvent) => clicks.current.onStopClick?.(Number(e.features?.[0]?.properties?.i));
+    const point = (e: MapLayerMouseEvent) =>
+      clicks.current.onPointClick?.(Number(e.features?.[0]?.properties?.i));
+    const stop = (e: MapLayerMouseEvent) =>
+      clicks.current.onStopClick?.(Number(e.features?.[0]?.properties?.i));
     map.on('click', 'track-points', point);
     map.on('click', 'track-stops', stop);
     return () => {
@@ -145,14 +191,28 @@ export function MapTrack({ points, stops = [], current = null, showPoints = true
     const map = ref?.getMap();
     if (!map?.getSource('track-line')) return;
     const coords = points.map(project);
-    (map.getSource('track-line') as GeoJSONSource).setData({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: coords } });
+    (map.getSource('track-line') as GeoJSONSource).setData({
+      type: 'Feature',
+      properties: {},
+      geometry: { type: 'LineString', coordinates: coords },
+    });
     (map.getSource('track-points') as GeoJSONSource).setData({
       type: 'FeatureCollection',
-      features: showPoints ? coords.map((c, i) => ({ type: 'Feature', properties: { i }, geometry: { type: 'Point', coordinates: c } })) : [],
+      features: showPoints
+        ? coords.map((c, i) => ({
+            type: 'Feature',
+            properties: { i },
+            geometry: { type: 'Point', coordinates: c },
+          }))
+        : [],
     });
     (map.getSource('track-stops') as GeoJSONSource).setData({
       type: 'FeatureCollection',
-      features: stops.map((s, i) => ({ type: 'Feature', properties: { i }, geometry: { type: 'Point', coordinates: project(s) } })),
+      features: stops.map((s, i) => ({
+        type: 'Feature',
+        properties: { i },
+        geometry: { type: 'Point', coordinates: project(s) },
+      })),
     });
     const first = coords[0];
     const last = coords[coords.length - 1];
@@ -162,8 +222,16 @@ export function MapTrack({ points, stops = [], current = null, showPoints = true
         ends && first && last
           ? [
               // The end first, so a start at the same place is drawn over it.
-              { type: 'Feature', properties: { kind: 'end', text: ends.end }, geometry: { type: 'Point', coordinates: last } },
-              { type: 'Feature', properties: { kind: 'start', text: ends.start }, geometry: { type: 'Point', coordinates: first } },
+              {
+                type: 'Feature',
+                properties: { kind: 'end', text: ends.end },
+                geometry: { type: 'Point', coordinates: last },
+              },
+              {
+                type: 'Feature',
+                properties: { kind: 'start', text: ends.start },
+                geometry: { type: 'Point', coordinates: first },
+              },
             ]
           : [],
     });
@@ -177,7 +245,9 @@ export function MapTrack({ points, stops = [], current = null, showPoints = true
     const src = map?.getSource('track-current') as GeoJSONSource | undefined;
     if (!src) return;
     const p = current !== null ? points[current] : undefined;
-    void src.setData(p ? { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: project(p) } } : EMPTY);
+    void src.setData(
+      p ? { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: project(p) } } : EMPTY,
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ref, current, points, projection]);
 
