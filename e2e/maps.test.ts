@@ -66,7 +66,7 @@ async function canvasColours(
         for (const [k, [r, gr, b]] of Object.entries(wanted))
           if (Math.abs(d[i]! - r) + Math.abs(d[i + 1]! - gr) + Math.abs(d[i + 2]! - b) < 40) counts[k]!++;
       }
-      return { distinct: distinct.size, ...counts };
+      return { ...counts, distinct: distinct.size };
     },
     [png.toString('base64'), near] as const,
   );
