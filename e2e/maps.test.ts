@@ -147,7 +147,7 @@ describe.each(['zh-CN', 'en'])('maps opened directly (%s)', (lang) => {
       .poll(
         async () => {
           const c = await canvasColours(page, canvas, colours);
-          return c.line > 200 && c.start > 30 && c.end > 30;
+          return c['line']! > 200 && c['start']! > 30 && c['end']! > 30;
         },
         { timeout: 30_000 },
       )
