@@ -66,7 +66,7 @@ async function canvasColours(
         for (const [k, [r, gr, b]] of Object.entries(wanted))
           if (Math.abs(d[i]! - r) + Math.abs(d[i + 1]! - gr) + Math.abs(d[i + 2]! - b) < 40) counts[k]!++;
       }
-      return { ...counts, distinct: distinct.size };
+      return { counts, distinct: distinct.size };
     },
     [png.toString('base64'), near] as const,
   );
@@ -147,7 +147,7 @@ describe.each(['zh-CN', 'en'])('maps opened directly (%s)', (lang) => {
       .poll(
         async () => {
           const c = await canvasColours(page, canvas, colours);
-          return c['line']! > 200 && c['start']! > 30 && c['end']! > 30;
+          return c.counts.line! > 200 && c.counts.start! > 30 && c.counts.end! > 30;
         },
         { timeout: 30_000 },
       )
