@@ -20,9 +20,9 @@ import {
   labelsUrl,
   labelText,
   OFFLINE_PALETTE,
-  TILE_SOURCES,
 } from './baseStyle';
 import { useMapSettings } from './settings';
+import { useMapSource } from './sources';
 import './map.css';
 
 export const MIN_ZOOM = 2;
@@ -31,7 +31,8 @@ export const MAX_ZOOM = 18;
 /** Applies the base layer settings to the fixed base style. */
 function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
   const { current: map } = useMap();
-  const { provider, mode, normalUrl, satelliteUrl } = useMapSettings();
+  const { mode, normalUrl, satelliteUrl } = useMapSettings();
+  const source = useMapSource();
 
   // The light shapes first when the page holds the detailed ones back (to draw its own layers
   // first), then the detailed ones once the map is idle.
@@ -103,15 +104,24 @@ function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
       m.setPaintProperty(l.id, 'text-color', p.text);
       m.setPaintProperty(l.id, 'text-halo-color', p.halo);
     }
-    if (provider === 'offline') {
+    const layer = mode === 'normal' ? source.Normal : source.Satellite;
+    if (!layer) {
       m.setLayoutProperty('base-tiles', 'visibility', 'none');
+      m.setLayoutProperty('base-tiles-labels', 'visibility', 'none');
       return;
     }
     const custom = mode === 'normal' ? normalUrl : satelliteUrl;
-    const tiles = custom ? [custom] : TILE_SOURCES[provider][mode].tiles;
-    (m.getSource('base-tiles') as RasterTileSource).setTiles(tiles);
+    (m.getSource('base-tiles') as RasterTileSource).setTiles(custom ? [custom] : layer.Tiles);
     m.setLayoutProperty('base-tiles', 'visibility', 'visible');
-  }, [map, provider, mode, normalUrl, satelliteUrl]);
+    // A source serving its place names apart (Tianditu) draws them over its tiles.
+    if (layer.Labels.length && !custom)
+      (m.getSource('base-tiles-labels') as RasterTileSource).setTiles(layer.Labels);
+    m.setLayoutProperty(
+      'base-tiles-labels',
+      'visibility',
+      layer.Labels.length && !custom ? 'visible' : 'none',
+    );
+  }, [map, source, mode, normalUrl, satelliteUrl]);
   return null;
 }
 

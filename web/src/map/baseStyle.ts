@@ -18,7 +18,6 @@ import {
   land,
   land110,
 } from 'virtual:base-shapes';
-import type { MapMode, TileProvider } from './settings';
 
 export const OFFLINE_PALETTE = {
   normal: {
@@ -74,36 +73,8 @@ export const CHINA_LINES = [
 
 export const labelsUrl = () => absolute(labels);
 
-const amapHosts = (style: string) =>
-  [1, 2, 3, 4].map(
-    (n) =>
-      `https://webrd0${n}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=${style}&x={x}&y={y}&z={z}`,
-  );
-const amapSat = [1, 2, 3, 4].map(
-  (n) => `https://webst0${n}.is.autonavi.com/appmaptile?style=6&x={x}&y={y}&z={z}`,
-);
-
-export const TILE_SOURCES: Record<
-  Exclude<TileProvider, 'offline'>,
-  Record<MapMode, { tiles: string[]; attribution: string }>
-> = {
-  osm: {
-    normal: {
-      tiles: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'],
-      attribution: '© OpenStreetMap contributors',
-    },
-    satellite: {
-      tiles: [
-        'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}',
-      ],
-      attribution: '© Esri',
-    },
-  },
-  amap: {
-    normal: { tiles: amapHosts('8'), attribution: '© AMap' },
-    satellite: { tiles: amapSat, attribution: '© AMap' },
-  },
-};
+/** The raster sources start with no tiles: they are hidden until an online source is chosen (its tiles come from /Map/Settings). */
+const NO_TILES = ['https://tiles.invalid/{z}/{x}/{y}.png'];
 
 export const EMPTY = { type: 'FeatureCollection', features: [] } as GeoJSON.FeatureCollection;
 
@@ -141,7 +112,9 @@ export function baseStyle(): StyleSpecification {
       'base-cn-city': { type: 'geojson', data: EMPTY },
       'base-cn-district': { type: 'geojson', data: EMPTY },
       'base-labels': { type: 'geojson', data: EMPTY },
-      'base-tiles': { type: 'raster', tiles: TILE_SOURCES.osm.normal.tiles, tileSize: 256, maxzoom: 19 },
+      // Tiles of the chosen online source (/Map/Settings), set when one is chosen.
+      'base-tiles': { type: 'raster', tiles: NO_TILES, tileSize: 256, maxzoom: 18 },
+      'base-tiles-labels': { type: 'raster', tiles: NO_TILES, tileSize: 256, maxzoom: 18 },
     },
     layers: [
       { id: 'base-water', type: 'background', paint: { 'background-color': p.water } },
@@ -240,6 +213,12 @@ export function baseStyle(): StyleSpecification {
         paint: { 'text-color': p.district, 'text-halo-color': p.halo, 'text-halo-width': 1 },
       },
       { id: 'base-tiles', type: 'raster', source: 'base-tiles', layout: { visibility: 'none' } },
+      {
+        id: 'base-tiles-labels',
+        type: 'raster',
+        source: 'base-tiles-labels',
+        layout: { visibility: 'none' },
+      },
     ],
   };
 }
