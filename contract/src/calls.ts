@@ -234,6 +234,7 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Integration/Save', area: 'device', permission: 'user', note: 'create (answers the token once) or update an uplink integration' },
   { path: '/Integration/RotateToken', area: 'device', permission: 'user', note: 'a new uplink token, answered once; the old one stops working' },
   { path: '/Integration/Delete', area: 'device', permission: 'user', note: 'delete uplink integrations' },
+  { path: '/Map/Settings', area: 'device', permission: 'user', note: 'map sources and tile settings of the platform' },
   { path: '/Push/CompanyList', area: 'push', permission: 'admin', note: 'partner companies alarms are pushed to' },
   { path: '/Push/SaveCompany', area: 'push', permission: 'admin' },
   { path: '/Push/DeleteCompany', area: 'push', permission: 'admin' },

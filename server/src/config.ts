@@ -8,6 +8,12 @@ const port = z.coerce.number().int().min(0).max(65535);
 /** A listener's port: 0 lets the system pick a free one (tests read it back), `off` disables. */
 const listenPort = z.union([z.enum(['off', 'none', 'disabled']).transform(() => null), port]);
 
+/** A raster tile URL template: http(s), with {z}, {x} and {y}. */
+const tileUrl = z
+  .string()
+  .regex(/^https?:\/\//, 'must start with http:// or https://')
+  .refine((v) => ['{z}', '{x}', '{y}'].every((k) => v.includes(k)), 'must contain {z}, {x} and {y}');
+
 const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -75,13 +81,38 @@ const schema = z.object({
   PUSH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
   /** How often devices are checked against OFFLINE_TIMEOUT_SECONDS for the offline alarm. */
   ALARM_OFFLINE_CHECK_SECONDS: z.coerce.number().int().min(1).default(60),
-  /** Reverse geocoder for device addresses: amap (needs GEOCODER_KEY), nominatim, or none (coordinates only). */
-  GEOCODER: z.enum(['amap', 'nominatim', 'none']).default('none'),
+  /**
+   * Reverse geocoder for device addresses: offline (province, city and district from the boundaries
+   * shipped with the platform), amap (needs GEOCODER_KEY), nominatim, or none (coordinates only).
+   * An online geocoder that fails or is slow falls back to the offline one.
+   */
+  GEOCODER: z.enum(['offline', 'amap', 'nominatim', 'none']).default('offline'),
   GEOCODER_KEY: z.string().optional(),
   /** Base URL of the geocoder, for a self-hosted Nominatim or a proxy. */
   GEOCODER_URL: z.string().url().optional(),
   /** Milliseconds a geocoder may take before the coordinates are answered instead. */
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2500),
+  /** Map sources offered to the console, in order; tianditu needs MAP_TILE_TIANDITU_KEY. */
+  MAP_SOURCES: z
+    .string()
+    .default('offline,osm,amap,tianditu')
+    .transform((v) => [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(['offline', 'osm', 'amap', 'tianditu'])).min(1)),
+  /** The map source a browser starts with (the user's choice is kept per browser). */
+  MAP_DEFAULT_SOURCE: z.enum(['offline', 'osm', 'amap', 'tianditu']).default('offline'),
+  /** Tile URL templates ({z}/{x}/{y}; {s} picks a subdomain among MAP_TILE_*_SUBDOMAINS), for a tile server or proxy of your own. */
+  MAP_TILE_OSM_URL: tileUrl.default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_TILE_OSM_SATELLITE_URL: tileUrl.default('https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}'),
+  MAP_TILE_AMAP_URL: tileUrl.default('https://webrd0{s}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}'),
+  MAP_TILE_AMAP_SATELLITE_URL: tileUrl.default('https://webst0{s}.is.autonavi.com/appmaptile?style=6&x={x}&y={y}&z={z}'),
+  MAP_TILE_AMAP_SUBDOMAINS: z.string().default('1,2,3,4'),
+  /** Tianditu (天地图) browser key; without it Tianditu is not offered. */
+  MAP_TILE_TIANDITU_KEY: z.string().optional(),
+  MAP_TILE_TIANDITU_URL: tileUrl.default('https://t{s}.tianditu.gov.cn/DataServer?T=vec_w&x={x}&y={y}&l={z}&tk={key}'),
+  MAP_TILE_TIANDITU_LABELS_URL: tileUrl.default('https://t{s}.tianditu.gov.cn/DataServer?T=cva_w&x={x}&y={y}&l={z}&tk={key}'),
+  MAP_TILE_TIANDITU_SATELLITE_URL: tileUrl.default('https://t{s}.tianditu.gov.cn/DataServer?T=img_w&x={x}&y={y}&l={z}&tk={key}'),
+  MAP_TILE_TIANDITU_SATELLITE_LABELS_URL: tileUrl.default('https://t{s}.tianditu.gov.cn/DataServer?T=cia_w&x={x}&y={y}&l={z}&tk={key}'),
+  MAP_TILE_TIANDITU_SUBDOMAINS: z.string().default('0,1,2,3,4,5,6,7'),
 });
 
 export type Config = z.output<typeof schema> & { PUBLIC_URL: string };

@@ -70,7 +70,7 @@ export const reverseGeocodeRequest = z.object({
 });
 export const reverseGeocodeResponse = ok({
   Address: z.string(),
-  /** Where the address came from: cache, amap, nominatim, or coordinates when no geocoder answered. */
+  /** Where the address came from: offline (the shipped boundaries), cache, amap, nominatim, or coordinates when nothing names the place. */
   Source: z.string(),
 });
 
@@ -178,7 +178,26 @@ export const analysisResponse = ok({
   Locations: z.array(z.tuple([z.number(), z.number(), z.number()])),
 });
 
+export const mapSettingsRequest = z.object({});
+const tileLayer = z.object({
+  /** Tile URL templates ({z}/{x}/{y}), one per host. */
+  Tiles: z.array(z.string()),
+  /** Tiles drawn over them (the place names of a source that serves them apart), or none. */
+  Labels: z.array(z.string()),
+});
+export const mapSource = z.object({
+  Id: z.enum(['offline', 'osm', 'amap', 'tianditu']),
+  /** The tiles are drawn in GCJ-02 (AMap): positions are shifted to match. */
+  Gcj02: z.boolean(),
+  Attribution: z.string(),
+  Normal: tileLayer.nullable(),
+  Satellite: tileLayer.nullable(),
+});
+/** The map sources this platform offers (MAP_SOURCES, MAP_TILE_*), and the one a browser starts with. */
+export const mapSettingsResponse = ok({ Default: mapSource.shape.Id, Sources: z.array(mapSource) });
+
 export const monitorSchemas = {
+  '/Map/Settings': { request: mapSettingsRequest, response: mapSettingsResponse },
   '/Device/monitorDevices': { request: monitorDevicesRequest, response: monitorDevicesResponse },
   '/device/devicesByUserIdPageColor': { request: pageColorRequest, response: pageColorResponse },
   '/device/devicesByUserIdPageColorBigData': { request: bigDataRequest, response: bigDataResponse },

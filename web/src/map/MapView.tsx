@@ -10,8 +10,19 @@ import MinusOutlined from '@ant-design/icons/es/icons/MinusOutlined';
 import type { GeoJSONSource, RasterTileSource } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import './worker';
-import { BASE_SHAPES, baseStyle, OFFLINE_PALETTE, TILE_SOURCES } from './baseStyle';
+import {
+  BASE_SHAPES,
+  baseStyle,
+  CHINA_LINES,
+  CJK_FONTS,
+  LABEL_LAYERS,
+  labelLanguage,
+  labelsUrl,
+  labelText,
+  OFFLINE_PALETTE,
+} from './baseStyle';
 import { useMapSettings } from './settings';
+import { useMapSource } from './sources';
 import './map.css';
 
 export const MIN_ZOOM = 2;
@@ -20,7 +31,8 @@ export const MAX_ZOOM = 18;
 /** Applies the base layer settings to the fixed base style. */
 function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
   const { current: map } = useMap();
-  const { provider, mode, normalUrl, satelliteUrl } = useMapSettings();
+  const { mode, normalUrl, satelliteUrl } = useMapSettings();
+  const source = useMapSource();
 
   // The light shapes first when the page holds the detailed ones back (to draw its own layers
   // first), then the detailed ones once the map is idle.
@@ -30,7 +42,10 @@ function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
     if (!m) return;
     const set = (level: 'light' | 'detailed') => {
       shapes.current = level;
-      for (const [id, url] of Object.entries(BASE_SHAPES[level]())) (m.getSource(id) as GeoJSONSource | undefined)?.setData(url);
+      for (const [id, url] of Object.entries(BASE_SHAPES[level]()))
+        (m.getSource(id) as GeoJSONSource | undefined)?.setData(url);
+      if (level === 'detailed')
+        (m.getSource('base-labels') as GeoJSONSource | undefined)?.setData(labelsUrl());
     };
     if (holdDetail) {
       if (!shapes.current) set('light');
@@ -44,6 +59,35 @@ function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
     return () => void m.off('idle', upgrade);
   }, [map, holdDetail]);
 
+  // China's borders: each level's file is fetched when the map first shows that level.
+  useEffect(() => {
+    const m = map?.getMap();
+    if (!m) return;
+    const pending = new Set<string>(CHINA_LINES.map((l) => l.id));
+    const check = () => {
+      for (const l of CHINA_LINES) {
+        if (!pending.has(l.id) || m.getZoom() < l.minzoom - 0.5) continue;
+        pending.delete(l.id);
+        (m.getSource(l.id) as GeoJSONSource | undefined)?.setData(l.url());
+      }
+      if (!pending.size) m.off('moveend', check);
+    };
+    m.on('moveend', check);
+    if (m.loaded()) check();
+    else m.once('idle', check);
+    return () => void m.off('moveend', check);
+  }, [map]);
+
+  // Place names in the console's language.
+  const { i18n } = useTranslation();
+  const lang = labelLanguage(i18n.language);
+  useEffect(() => {
+    const m = map?.getMap();
+    if (!m) return;
+    for (const id of [...LABEL_LAYERS.map((l) => l.id), 'base-labels-area'])
+      if (m.getLayer(id)) m.setLayoutProperty(id, 'text-field', labelText(lang));
+  }, [map, lang]);
+
   useEffect(() => {
     const m = map?.getMap();
     if (!m || !m.getLayer('base-water')) return;
@@ -52,15 +96,32 @@ function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
     m.setPaintProperty('base-land', 'fill-color', p.land);
     m.setPaintProperty('base-borders', 'line-color', p.border);
     m.setPaintProperty('base-coast', 'line-color', p.coast);
-    if (provider === 'offline') {
+    m.setPaintProperty('base-cn-land', 'fill-color', p.land);
+    m.setPaintProperty('base-cn-province', 'line-color', p.province);
+    m.setPaintProperty('base-cn-city', 'line-color', p.city);
+    m.setPaintProperty('base-cn-district', 'line-color', p.district);
+    for (const l of LABEL_LAYERS) {
+      m.setPaintProperty(l.id, 'text-color', p.text);
+      m.setPaintProperty(l.id, 'text-halo-color', p.halo);
+    }
+    const layer = mode === 'normal' ? source.Normal : source.Satellite;
+    if (!layer) {
       m.setLayoutProperty('base-tiles', 'visibility', 'none');
+      m.setLayoutProperty('base-tiles-labels', 'visibility', 'none');
       return;
     }
     const custom = mode === 'normal' ? normalUrl : satelliteUrl;
-    const tiles = custom ? [custom] : TILE_SOURCES[provider][mode].tiles;
-    (m.getSource('base-tiles') as RasterTileSource).setTiles(tiles);
+    (m.getSource('base-tiles') as RasterTileSource).setTiles(custom ? [custom] : layer.Tiles);
     m.setLayoutProperty('base-tiles', 'visibility', 'visible');
-  }, [map, provider, mode, normalUrl, satelliteUrl]);
+    // A source serving its place names apart (Tianditu) draws them over its tiles.
+    if (layer.Labels.length && !custom)
+      (m.getSource('base-tiles-labels') as RasterTileSource).setTiles(layer.Labels);
+    m.setLayoutProperty(
+      'base-tiles-labels',
+      'visibility',
+      layer.Labels.length && !custom ? 'visible' : 'none',
+    );
+  }, [map, source, mode, normalUrl, satelliteUrl]);
   return null;
 }
 
@@ -97,9 +158,19 @@ export interface MapViewProps {
   visibleKey?: unknown;
   /** Keep the light base shapes until false (a page drawing a heavy layer first). */
   holdDetail?: boolean;
+  /** Off where a double click means something else (closing a drawn polygon). */
+  doubleClickZoom?: boolean;
 }
 
-export function MapView({ id, initialViewState, children, onLoad, visibleKey, holdDetail }: MapViewProps) {
+export function MapView({
+  id,
+  initialViewState,
+  children,
+  onLoad,
+  visibleKey,
+  holdDetail,
+  doubleClickZoom = true,
+}: MapViewProps) {
   const style = useMemo(() => baseStyle(), []);
   // Feature layers add sources and layers: only once the style has loaded (not waiting for its
   // sources, so the page's layers and the base shapes load side by side).
@@ -113,6 +184,8 @@ export function MapView({ id, initialViewState, children, onLoad, visibleKey, ho
         minZoom={MIN_ZOOM}
         maxZoom={MAX_ZOOM}
         dragRotate={false}
+        localIdeographFontFamily={CJK_FONTS}
+        doubleClickZoom={doubleClickZoom}
         attributionControl={{ compact: true }}
         // The style is in: layers can be added (the base shapes may still be loading).
         onStyleData={(e) => {

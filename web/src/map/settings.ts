@@ -3,12 +3,14 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
-/** offline: shapes shipped with the console; osm: OpenStreetMap / Esri imagery; amap: AMap tiles (GCJ-02). */
-export type TileProvider = 'offline' | 'osm' | 'amap';
+/** offline: the map shipped with the console; osm: OpenStreetMap / Esri imagery; amap: AMap tiles (GCJ-02); tianditu: 天地图 (WGS-84). */
+export type TileProvider = 'offline' | 'osm' | 'amap' | 'tianditu';
 export type MapMode = 'normal' | 'satellite';
 
 interface MapSettings {
   provider: TileProvider;
+  /** The user picked the source; until then the platform's default (MAP_DEFAULT_SOURCE) applies. */
+  chosen: boolean;
   mode: MapMode;
   /** Optional tile URL templates replacing the provider's, e.g. a tile server inside the network. */
   normalUrl: string;
@@ -20,10 +22,11 @@ export const useMapSettings = create<MapSettings>()(
   persist(
     (set) => ({
       provider: 'offline',
+      chosen: false,
       mode: 'normal',
       normalUrl: '',
       satelliteUrl: '',
-      set: (patch) => set(patch),
+      set: (patch) => set(patch.provider && patch.chosen === undefined ? { ...patch, chosen: true } : patch),
     }),
     { name: 'wt-map-settings', storage: createJSONStorage(() => localStorage) },
   ),

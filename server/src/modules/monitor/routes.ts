@@ -2,6 +2,7 @@
 // dashboard figures.
 import { defineCall } from '../../calls.js';
 import { reverseGeocode } from './geocoder.js';
+import { mapSettings } from './map-settings.js';
 import * as service from './service.js';
 
 export const monitorCalls = [
@@ -11,6 +12,7 @@ export const monitorCalls = [
   ),
   defineCall('/device/devicesByUserIdPageColorBigData', (ctx, b) => service.bigData(ctx, b)),
   defineCall('/device/reverse_Geocoding_gaode', async (ctx, b) => ({ State: 200 as const, ...(await reverseGeocode(ctx.deps, b.Lat, b.Lon, b.Language ?? ctx.locale)) })),
+  defineCall('/Map/Settings', async (ctx) => mapSettings(ctx.deps.config)),
   defineCall('/device/deviceTracking', (ctx, b) => service.deviceTracking(ctx, b)),
   defineCall('/User/allAdminCount', (ctx, b) => service.adminCount(ctx, b)),
   defineCall('/User/adminPageAnalysis', (ctx, b) => service.pageAnalysis(ctx, b)),

@@ -1,7 +1,22 @@
 // Location history (/devices/history): one device's path over a range, its stops and points,
 // playback, and the xlsx export (3 per date selection per 24 hours, enforced by the server).
-import { useMemo, useState } from 'react';
-import { App, Button, Card, DatePicker, Empty, Form, Modal, Select, Slider, Space, Statistic, Tag, Typography } from 'antd';
+// Opened with a device (?imei=, from the device card) it shows today's track at once.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Empty,
+  Form,
+  Modal,
+  Select,
+  Slider,
+  Space,
+  Statistic,
+  Tag,
+  Typography,
+} from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
@@ -46,9 +61,14 @@ export default function HistoryPage() {
   const [batch, setBatch] = useState<string[]>([]);
   const [exporting, setExporting] = useState(false);
 
-  const devices = useQuery({ queryKey: ['history', 'devices'], queryFn: () => call('/device/devicesByUserIdPageColorBigData', {}), staleTime: 60_000 });
+  const devices = useQuery({
+    queryKey: ['history', 'devices'],
+    queryFn: () => call('/device/devicesByUserIdPageColorBigData', {}),
+    staleTime: 60_000,
+  });
   const options = useMemo(
-    () => (devices.data?.Rows ?? []).map((r) => ({ value: String(r[1]), label: `${r[2] || r[1]} (${r[1]})` })),
+    () =>
+      (devices.data?.Rows ?? []).map((r) => ({ value: String(r[1]), label: `${r[2] || r[1]} (${r[1]})` })),
     [devices.data],
   );
 
@@ -56,12 +76,16 @@ export default function HistoryPage() {
   const stops = useMemo(() => (data?.Stops ?? []).map((s) => ({ lat: s.Lat, lon: s.Lon })), [data]);
   const play = usePlayback(points.length);
 
-  const query = async () => {
-    if (!imei) return void message.warning(t('chooseDevice'));
+  const query = async (device = imei) => {
+    if (!device) return void message.warning(t('chooseDevice'));
     setLoading(true);
     setDetail(null);
     try {
-      const r = await call('/device/devicesHistory', { Imei: imei, Start: range[0].toISOString(), End: range[1].toISOString() });
+      const r = await call('/device/devicesHistory', {
+        Imei: device,
+        Start: range[0].toISOString(),
+        End: range[1].toISOString(),
+      });
       setData(r);
       if (!r.Points.length) void message.warning(t('messages:monitor.noTrajectory'));
     } catch (e) {
@@ -70,6 +94,20 @@ export default function HistoryPage() {
       setLoading(false);
     }
   };
+
+  // Opened for a device (the card's link): its track is queried at once, and again when the link
+  // names another device while the page is kept alive.
+  const linked = params.get('imei') || undefined;
+  const queried = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!linked || queried.current === linked) return;
+    queried.current = linked;
+    setImei(linked);
+    void query(linked);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [linked]);
+
+  const ends = useMemo(() => ({ start: t('start'), end: t('end') }), [t]);
 
   const exportTrack = async (imeis: string[]) => {
     setExporting(true);
@@ -97,7 +135,7 @@ export default function HistoryPage() {
   const stateLabel = t(`state.${play.state}`);
 
   return (
-    <div className="wt-monitor" data-testid="history">
+    <div className="wt-monitor" data-testid="history" data-loaded={data ? '1' : '0'}>
       <div className="wt-monitor-panel wt-history-panel">
         <Form layout="vertical" size="middle">
           <Form.Item label={t('device')}>
@@ -122,10 +160,16 @@ export default function HistoryPage() {
             />
           </Form.Item>
           <Space wrap>
-            <Button type="primary" onClick={query} loading={loading} data-testid="history-query">
+            <Button type="primary" onClick={() => void query()} loading={loading} data-testid="history-query">
               {t('query')}
             </Button>
-            <Button icon={<DownloadOutlined />} onClick={() => imei && exportTrack([imei])} disabled={!imei} loading={exporting} data-testid="history-export">
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() => imei && exportTrack([imei])}
+              disabled={!imei}
+              loading={exporting}
+              data-testid="history-export"
+            >
               {t('export')}
             </Button>
             <Button onClick={() => setBatchOpen(true)}>{t('batchExport')}</Button>
@@ -154,16 +198,44 @@ export default function HistoryPage() {
                 onClick={play.toggle}
                 data-testid="play"
               >
-                {t(play.state === 'playing' ? 'pause' : play.state === 'paused' ? 'continue' : play.state === 'finished' ? 'replay' : 'play')}
+                {t(
+                  play.state === 'playing'
+                    ? 'pause'
+                    : play.state === 'paused'
+                      ? 'continue'
+                      : play.state === 'finished'
+                        ? 'replay'
+                        : 'play',
+                )}
               </Button>
-              <Button icon={<BackwardOutlined />} onClick={play.slower} aria-label={t('slower')} title={t('slower')} />
-              <Button icon={<ForwardOutlined />} onClick={play.faster} aria-label={t('faster')} title={t('faster')} data-testid="faster" />
+              <Button
+                icon={<BackwardOutlined />}
+                onClick={play.slower}
+                aria-label={t('slower')}
+                title={t('slower')}
+              />
+              <Button
+                icon={<ForwardOutlined />}
+                onClick={play.faster}
+                aria-label={t('faster')}
+                title={t('faster')}
+                data-testid="faster"
+              />
               <Tag>{`${play.speed}×`}</Tag>
-              <Tag color={play.state === 'finished' ? 'green' : play.state === 'playing' ? 'blue' : 'default'} data-testid="play-state">
+              <Tag
+                color={play.state === 'finished' ? 'green' : play.state === 'playing' ? 'blue' : 'default'}
+                data-testid="play-state"
+              >
                 {stateLabel}
               </Tag>
             </Space>
-            <Slider min={0} max={Math.max(0, data.Points.length - 1)} value={play.index} onChange={play.seek} tooltip={{ formatter: (i) => formatDateTime(data.Points[i ?? 0]?.Time) }} />
+            <Slider
+              min={0}
+              max={Math.max(0, data.Points.length - 1)}
+              value={play.index}
+              onChange={play.seek}
+              tooltip={{ formatter: (i) => formatDateTime(data.Points[i ?? 0]?.Time) }}
+            />
             {current && (
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 {formatDateTime(current.Time)} · {current.Speed ?? 0} km/h
@@ -178,13 +250,19 @@ export default function HistoryPage() {
           <MapTrack
             points={points}
             stops={stops}
-            current={data?.Points.length ? play.index : null}
+            current={data?.Points.length && play.state !== 'idle' ? play.index : null}
+            ends={ends}
             onPointClick={(i) => setDetail({ kind: 'point', index: i })}
             onStopClick={(i) => setDetail({ kind: 'stop', index: i })}
           />
         </MapView>
         {(shown || stop) && (
-          <Card size="small" className="wt-device-card" title={t(shown ? 'pointDetail' : 'stopDetail')} extra={<a onClick={() => setDetail(null)}>{t('close')}</a>}>
+          <Card
+            size="small"
+            className="wt-device-card"
+            title={t(shown ? 'pointDetail' : 'stopDetail')}
+            extra={<a onClick={() => setDetail(null)}>{t('close')}</a>}
+          >
             {shown && (
               <>
                 <div>{formatDateTime(shown.Time)}</div>
@@ -202,9 +280,29 @@ export default function HistoryPage() {
           </Card>
         )}
       </div>
-      <Modal open={batchOpen} title={t('batchExport')} onCancel={() => setBatchOpen(false)} onOk={() => batch.length && exportTrack(batch)} confirmLoading={exporting} okText={t('export')}>
-        <Typography.Paragraph type="secondary">{t('batchHint', { from: range[0].format('YYYY-MM-DD HH:mm'), to: range[1].format('YYYY-MM-DD HH:mm') })}</Typography.Paragraph>
-        <Select mode="multiple" style={{ width: '100%' }} value={batch} onChange={setBatch} options={options} showSearch={{ optionFilterProp: 'label' }} maxTagCount={8} />
+      <Modal
+        open={batchOpen}
+        title={t('batchExport')}
+        onCancel={() => setBatchOpen(false)}
+        onOk={() => batch.length && exportTrack(batch)}
+        confirmLoading={exporting}
+        okText={t('export')}
+      >
+        <Typography.Paragraph type="secondary">
+          {t('batchHint', {
+            from: range[0].format('YYYY-MM-DD HH:mm'),
+            to: range[1].format('YYYY-MM-DD HH:mm'),
+          })}
+        </Typography.Paragraph>
+        <Select
+          mode="multiple"
+          style={{ width: '100%' }}
+          value={batch}
+          onChange={setBatch}
+          options={options}
+          showSearch={{ optionFilterProp: 'label' }}
+          maxTagCount={8}
+        />
       </Modal>
     </div>
   );

@@ -1,15 +1,13 @@
-// The device-fence map: stored fences drawn as layers, and a terra-draw control that draws a new
-// circle or polygon. The base is the offline country layer, so the map is never blank without
-// internet.
+// The device-fence map: the console's MapView (its base layer is the one the user chose, the
+// offline map by default), stored fences drawn as layers, the device's last position, and a
+// terra-draw control that draws a new circle or polygon. Fences are stored in WGS-84; on a map in
+// GCJ-02 (AMap) they are shifted for display and a drawn shape is shifted back before it is kept.
 import { useEffect, useMemo, useRef } from 'react';
-import { Layer, Map, Marker, Source, useMap } from 'react-map-gl/maplibre';
-import type { StyleSpecification } from 'maplibre-gl';
-import 'maplibre-gl/dist/maplibre-gl.css';
+import { Layer, Marker, Source, useMap } from 'react-map-gl/maplibre';
 import { TerraDraw, TerraDrawCircleMode, TerraDrawPolygonMode, TerraDrawRenderMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
-import { feature } from 'topojson-client';
-import type { Topology, GeometryCollection } from 'topojson-specification';
-import countries from 'world-atlas/countries-110m.json';
+import { MapView } from '../../../map/MapView';
+import { useMapProjection, type MapProjection } from '../../../map/projection';
 import { boundsOf, fenceRing, shapeFromRing, type FenceShape, type LatLon } from './geometry';
 
 export interface MapFence {
@@ -22,23 +20,22 @@ export interface MapFence {
   Points: LatLon[];
 }
 
-const land = feature(countries as unknown as Topology, (countries as unknown as Topology<{ countries: GeometryCollection }>).objects.countries);
+const projectRing = (ring: number[][], p: MapProjection) => ring.map(([lon, lat]) => p.toMap([lon!, lat!]));
 
-export const OFFLINE_STYLE: StyleSpecification = {
-  version: 8,
-  sources: { countries: { type: 'geojson', data: land } },
-  layers: [
-    { id: 'sea', type: 'background', paint: { 'background-color': '#d6e6f2' } },
-    { id: 'land', type: 'fill', source: 'countries', paint: { 'fill-color': '#f4f1ea' } },
-    { id: 'borders', type: 'line', source: 'countries', paint: { 'line-color': '#b7b2a6', 'line-width': 0.8 } },
-  ],
-};
-
-function DrawControl({ mode, keep, onDrawn }: { mode: 'circle' | 'polygon' | null; keep: boolean; onDrawn: (shape: FenceShape) => void }) {
+function DrawControl({
+  mode,
+  keep,
+  onDrawn,
+}: {
+  mode: 'circle' | 'polygon' | null;
+  keep: boolean;
+  onDrawn: (shape: FenceShape) => void;
+}) {
   const { current } = useMap();
+  const projection = useMapProjection();
   const drawRef = useRef<TerraDraw | null>(null);
-  const onDrawnRef = useRef(onDrawn);
-  onDrawnRef.current = onDrawn;
+  const latest = useRef({ onDrawn, projection });
+  latest.current = { onDrawn, projection };
 
   useEffect(() => {
     const map = current?.getMap();
@@ -46,8 +43,12 @@ function DrawControl({ mode, keep, onDrawn }: { mode: 'circle' | 'polygon' | nul
     const draw = new TerraDraw({
       adapter: new TerraDrawMapLibreGLAdapter({ map }),
       modes: [
-        new TerraDrawPolygonMode({ styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 } }),
-        new TerraDrawCircleMode({ styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 } }),
+        new TerraDrawPolygonMode({
+          styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 },
+        }),
+        new TerraDrawCircleMode({
+          styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 },
+        }),
         new TerraDrawRenderMode({ modeName: 'idle', styles: {} }),
       ],
     });
@@ -57,7 +58,9 @@ function DrawControl({ mode, keep, onDrawn }: { mode: 'circle' | 'polygon' | nul
       const f = draw.getSnapshotFeature(id);
       if (!f || f.geometry.type !== 'Polygon') return;
       const kind = f.properties.mode === 'circle' ? 'circle' : 'polygon';
-      onDrawnRef.current(shapeFromRing(kind, f.geometry.coordinates[0] as number[][]));
+      const { onDrawn: done, projection: p } = latest.current;
+      const ring = (f.geometry.coordinates[0] as number[][]).map(([lon, lat]) => p.fromMap([lon!, lat!]));
+      done(shapeFromRing(kind, ring));
     });
     drawRef.current = draw;
     return () => {
@@ -82,39 +85,77 @@ function DrawControl({ mode, keep, onDrawn }: { mode: 'circle' | 'polygon' | nul
 }
 
 function FenceLayers({ fences, selectedId }: { fences: MapFence[]; selectedId: number | null }) {
+  const projection = useMapProjection();
   const data = useMemo(
     () => ({
       type: 'FeatureCollection' as const,
       features: fences.flatMap((f) => {
         const ring = fenceRing(f);
         return ring
-          ? [{ type: 'Feature' as const, properties: { id: f.FenceId, name: f.Name, selected: f.FenceId === selectedId }, geometry: { type: 'Polygon' as const, coordinates: [ring] } }]
+          ? [
+              {
+                type: 'Feature' as const,
+                properties: { id: f.FenceId, name: f.Name, selected: f.FenceId === selectedId },
+                geometry: { type: 'Polygon' as const, coordinates: [projectRing(ring, projection)] },
+              },
+            ]
           : [];
       }),
     }),
-    [fences, selectedId],
+    [fences, selectedId, projection],
   );
   return (
     <Source id="device-fences" type="geojson" data={data}>
-      <Layer id="device-fences-fill" type="fill" paint={{ 'fill-color': ['case', ['get', 'selected'], '#f56c6c', '#67c23a'], 'fill-opacity': 0.2 }} />
-      <Layer id="device-fences-line" type="line" paint={{ 'line-color': ['case', ['get', 'selected'], '#f56c6c', '#3a9a16'], 'line-width': 2 }} />
+      <Layer
+        id="device-fences-fill"
+        type="fill"
+        paint={{ 'fill-color': ['case', ['get', 'selected'], '#f56c6c', '#67c23a'], 'fill-opacity': 0.2 }}
+      />
+      <Layer
+        id="device-fences-line"
+        type="line"
+        paint={{ 'line-color': ['case', ['get', 'selected'], '#f56c6c', '#3a9a16'], 'line-width': 2 }}
+      />
     </Source>
   );
 }
 
 /** Moves the view to the fences (or the device) when the device or the selection changes. */
-function FitView({ fences, device, focusKey }: { fences: MapFence[]; device: LatLon | null; focusKey: string }) {
+function FitView({
+  fences,
+  device,
+  focusKey,
+}: {
+  fences: MapFence[];
+  device: LatLon | null;
+  focusKey: string;
+}) {
   const { current } = useMap();
+  const projection = useMapProjection();
   useEffect(() => {
     const map = current;
     if (!map) return;
-    const b = boundsOf(fences.map(fenceRing).filter((r): r is number[][] => r !== null));
+    const b = boundsOf(
+      fences
+        .map(fenceRing)
+        .filter((r): r is number[][] => r !== null)
+        .map((r) => projectRing(r, projection)),
+    );
     if (b) map.fitBounds(b, { padding: 60, maxZoom: 16, duration: 0 });
-    else if (device) map.jumpTo({ center: [device.Lon, device.Lat], zoom: 14 });
-    // Only when the device or the focused fence changes, not on every refetch.
+    else if (device) map.jumpTo({ center: projection.toMap([device.Lon, device.Lat]), zoom: 14 });
+    // Only when the device, the focused fence or the map source changes, not on every refetch.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [current, focusKey]);
+  }, [current, focusKey, projection]);
   return null;
+}
+
+function DeviceMarker({ device }: { device: LatLon }) {
+  const [lon, lat] = useMapProjection().toMap([device.Lon, device.Lat]);
+  return (
+    <Marker longitude={lon} latitude={lat}>
+      <div className="wt-fence-device" />
+    </Marker>
+  );
 }
 
 export function FenceMap(props: {
@@ -129,22 +170,27 @@ export function FenceMap(props: {
 }) {
   return (
     <div style={{ height: props.height ?? 560, position: 'relative' }} data-testid="fence-map">
-      <Map
-        initialViewState={{ longitude: props.device?.Lon ?? 116.397, latitude: props.device?.Lat ?? 39.908, zoom: props.device ? 14 : 3 }}
-        mapStyle={OFFLINE_STYLE}
-        style={{ width: '100%', height: '100%' }}
-        attributionControl={false}
+      <MapView
+        id="fence"
+        initialViewState={
+          props.device
+            ? { longitude: props.device.Lon, latitude: props.device.Lat, zoom: 14 }
+            : { longitude: 116.397, latitude: 39.908, zoom: 3 }
+        }
+        // A double click closes a polygon; it must not zoom as well.
         doubleClickZoom={false}
       >
         <FenceLayers fences={props.fences} selectedId={props.selectedId} />
-        {props.device ? (
-          <Marker longitude={props.device.Lon} latitude={props.device.Lat}>
-            <div style={{ width: 14, height: 14, borderRadius: 7, background: '#409EFF', border: '2px solid #fff', boxShadow: '0 0 4px rgba(0,0,0,.4)' }} />
-          </Marker>
-        ) : null}
-        <FitView fences={props.selectedId ? props.fences.filter((f) => f.FenceId === props.selectedId) : props.fences} device={props.device} focusKey={props.focusKey} />
+        {props.device ? <DeviceMarker device={props.device} /> : null}
+        <FitView
+          fences={
+            props.selectedId ? props.fences.filter((f) => f.FenceId === props.selectedId) : props.fences
+          }
+          device={props.device}
+          focusKey={props.focusKey}
+        />
         <DrawControl mode={props.drawMode} keep={props.keepDrawing} onDrawn={props.onDrawn} />
-      </Map>
+      </MapView>
     </div>
   );
 }

@@ -5,11 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
 import { useSession } from '../../../stores/session';
 import { useMapSettings, type MapMode, type TileProvider } from '../../../map/settings';
+import { useMapSources } from '../../../map/sources';
 
 export function MapToolbar() {
   const { t } = useTranslation('monitor');
   const { message } = App.useApp();
   const { provider, mode, set } = useMapSettings();
+  const { sources } = useMapSources();
   const info = useSession((s) => s.userInfo);
   const userId = useSession((s) => s.userId) ?? undefined;
 
@@ -40,7 +42,7 @@ export function MapToolbar() {
           value={provider}
           onChange={(v: TileProvider) => set({ provider: v })}
           style={{ width: 128 }}
-          options={(['offline', 'osm', 'amap'] as const).map((p) => ({ value: p, label: t(`toolbar.provider.${p}`) }))}
+          options={sources.map((s) => ({ value: s.Id, label: t(`toolbar.provider.${s.Id}`) }))}
           aria-label={t('toolbar.source')}
         />
         <Tooltip title={t('toolbar.labelsHint')}>
