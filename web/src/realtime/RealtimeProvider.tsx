@@ -3,12 +3,14 @@
 // types 5, 150 and 151 unless the user's alarm setting says otherwise, with a looping sound until
 // the last open one is closed.
 import { useEffect, useRef } from 'react';
-import { App } from 'antd';
+import { App, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { ALARM_CODES, LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type RealtimeMessage } from '@wt/contract';
 import { call } from '../api/client';
 import { useSession } from '../stores/session';
 import { liveDevices } from '../map/deviceStore';
+import { closeNotices, noticeClosed, noticeOpened, setNoticeCloser } from './alarmNotices';
 import { RealtimeConnection } from './connection';
 import { emitRefresh } from './events';
 import { useRealtime } from './store';
@@ -38,6 +40,9 @@ export function RealtimeProvider() {
   const audio = useRef<HTMLAudioElement | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
 
   // The user's alarm settings; a server without them (501) or a failure means "no settings".
   useEffect(() => {
@@ -48,6 +53,8 @@ export function RealtimeProvider() {
       })
       .catch(() => (settings.current = new Map()));
   }, [token, userId]);
+
+  useEffect(() => setNoticeCloser((key) => notification.destroy(key)), [notification]);
 
   useEffect(() => {
     if (!token) return;
@@ -71,7 +78,13 @@ export function RealtimeProvider() {
           if (!policy.show) return;
           const tt = tRef.current;
           const name = CODE_NAMES[a.NotificationType];
-          useRealtime.getState().notificationOpened();
+          const opened = { deviceId: m.deviceId, imei: a.DeviceID, type: a.NotificationType };
+          noticeOpened(key, opened);
+          // A click on the pop-up opens the device on the monitor, where the alarm is confirmed.
+          const openOnMonitor = () => {
+            closeNotices((n) => n === opened);
+            navigateRef.current(`/?device=${m.deviceId}`);
+          };
           notification.open({
             key,
             type: a.NotificationType === SOS_NOTIFICATION_TYPE ? 'error' : 'warning',
@@ -86,7 +99,23 @@ export function RealtimeProvider() {
             ),
             duration: policy.durationS,
             placement: 'bottomRight',
-            onClose: () => useRealtime.getState().notificationClosed(),
+            className: 'wt-alarm-notice',
+            onClick: openOnMonitor,
+            style: { cursor: 'pointer' },
+            actions: (
+              <Button
+                type="link"
+                size="small"
+                data-testid="alarm-open-monitor"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  openOnMonitor();
+                }}
+              >
+                {tt('alarm.openOnMonitor')}
+              </Button>
+            ),
+            onClose: () => noticeClosed(key),
           });
         }
       },

@@ -3,10 +3,11 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Empty, Input, Segmented, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/client';
 import { STATUS, type DeviceStore } from '../../../map/deviceStore';
 import { onRefresh } from '../../../realtime/events';
+import { useRealtime } from '../../../realtime/store';
 import { useLiveVersion } from './useLiveVersion';
 import { RelativeTime } from './RelativeTime';
 
@@ -55,6 +56,16 @@ export function DevicePanel({
     enabled: filter === 'sos',
   });
   useEffect(() => onRefresh(() => void counts.refetch()), [counts]);
+  // An SOS raised or handled in this console changes the SOS count at once, not at the next poll.
+  const qc = useQueryClient();
+  const sosDevices = useRealtime((s) => s.sosDevices);
+  const seenSos = useRef(sosDevices);
+  useEffect(() => {
+    if (seenSos.current === sosDevices) return;
+    seenSos.current = sosDevices;
+    void qc.invalidateQueries({ queryKey: ['monitor', 'counts'] });
+    void qc.invalidateQueries({ queryKey: ['monitor', 'sos'] });
+  }, [sosDevices, qc]);
   const sosIds = useMemo(() => (filter === 'sos' && sos.data ? new Set(sos.data.Items.map((d) => d.DeviceId)) : null), [filter, sos.data]);
 
   const c = counts.data?.Counts;
