@@ -37,6 +37,7 @@ export function RealtimeProvider() {
   const userId = useSession((s) => s.userId);
   const settings = useRef(new Map<number, AlarmSetting>());
   const soundOn = useRealtime((s) => s.soundOn);
+  const status = useRealtime((s) => s.status);
   const audio = useRef<HTMLAudioElement | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
@@ -135,5 +136,5 @@ export function RealtimeProvider() {
     } else audio.current?.pause();
   }, [soundOn]);
 
-  return <span hidden data-testid="alarm-sound" data-sound={soundOn ? 'on' : 'off'} />;
+  return <span hidden data-testid="alarm-sound" data-sound={soundOn ? 'on' : 'off'} data-realtime={status} />;
 }

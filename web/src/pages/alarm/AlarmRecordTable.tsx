@@ -115,7 +115,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
         queryKey={[...ALARM_KEY, 'records', deviceId ?? imei ?? 'all']}
         params={filter}
         rowKey="Id"
-        scrollX={1750}
+        scrollX={1815}
         testId="alarm-records"
         fetch={(q, p) => call('/ExceptionMessage/allExceptionMsgPage', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
@@ -133,7 +133,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
           {
             key: 'Type',
             title: t('alarm:record.type'),
-            width: 150,
+            width: 130,
             render: (_, r) => <Tag color={r.Type === 5 || r.Type >= 150 ? 'red' : 'orange'}>{typeName(r.Type)}</Tag>,
           },
           {
@@ -142,14 +142,12 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             width: 90,
             render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'red'}>{t(`alarm:status.${r.Status}`)}</Tag>,
           },
-          { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 150 },
-          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 130 },
-          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
-          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130 },
+          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 110 },
+          { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 145 },
           {
             key: 'Message',
             title: t('alarm:record.message'),
-            width: 220,
+            width: 200,
             render: (_, r) => (
               <span>
                 {r.Message}
@@ -160,19 +158,26 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
           {
             key: 'Position',
             title: t('alarm:record.position'),
-            width: 170,
+            width: 190,
             render: (_, r) =>
               r.Lat !== null && r.Lon !== null ? (
-                <Link to={`/?device=${r.DeviceId}&lat=${r.Lat}&lon=${r.Lon}`} title={t('alarm:record.onMap')} data-testid="alarm-position">
+                <Link
+                  to={`/?device=${r.DeviceId}&lat=${r.Lat}&lon=${r.Lon}`}
+                  title={t('alarm:record.onMap')}
+                  data-testid="alarm-position"
+                  style={{ whiteSpace: 'nowrap' }}
+                >
                   <EnvironmentOutlined /> {r.Lat.toFixed(5)}, {r.Lon.toFixed(5)}
                 </Link>
               ) : (
                 <Typography.Text type="secondary">-</Typography.Text>
               ),
           },
-          { key: 'Remark', title: t('alarm:record.remark'), dataIndex: 'Remark', width: 160, ellipsis: true },
-          { key: 'ConfirmedBy', title: t('alarm:record.confirmedBy'), width: 110, render: (_, r) => r.ConfirmedBy ?? '-' },
+          { key: 'ConfirmedBy', title: t('alarm:record.confirmedBy'), width: 100, render: (_, r) => r.ConfirmedBy ?? '-' },
           { key: 'ConfirmedAt', title: t('alarm:record.confirmedAt'), width: 165, render: (_, r) => r.ConfirmedAt ?? '-' },
+          { key: 'Remark', title: t('alarm:record.remark'), dataIndex: 'Remark', width: 160, ellipsis: true },
+          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
+          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130 },
           {
             key: 'actions',
             title: t('alarm:actions'),

@@ -81,6 +81,9 @@ export default function MonitorPage() {
 
   const applyFocus = useCallback(
     (f: MonitorFocus) => {
+      // Coming back to the kept-alive monitor, the map may not have taken its size yet: the flight
+      // would be planned for the hidden size.
+      map.current?.resize();
       setFocus(f);
       select(f.deviceId, f.spot);
     },

@@ -85,7 +85,8 @@ export function DeviceAlarms({ deviceId, focused, onClose }: { deviceId: number;
     if (latest?.deviceId === deviceId) void qc.invalidateQueries({ queryKey: [...ALARM_KEY, 'open', deviceId] });
   }, [latest, deviceId, qc]);
 
-  const items = open.data?.Items ?? [];
+  // SOS first, then the latest.
+  const items = [...(open.data?.Items ?? [])].sort((x, y) => Number(y.Type === SOS_NOTIFICATION_TYPE) - Number(x.Type === SOS_NOTIFICATION_TYPE));
   // Chosen on the map, a device shows its alarms here only while it is in SOS.
   if (closed || (!focused && !items.some((a) => a.Type === SOS_NOTIFICATION_TYPE))) return null;
   const name = items[0] ? items[0].DeviceName || items[0].Imei : '';

@@ -69,6 +69,7 @@ export function DevicePanel({
   const sosIds = useMemo(() => (filter === 'sos' && sos.data ? new Set(sos.data.Items.map((d) => d.DeviceId)) : null), [filter, sos.data]);
 
   const c = counts.data?.Counts;
+  const countOf = (k: Filter) => (c ? (k === 'all' ? c.All : k === 'online' ? c.Online : k === 'offline' ? c.Offline : c.Sos) : undefined);
   return (
     <div className="wt-monitor-panel">
       <Input.Search allowClear placeholder={t('panel.search')} onChange={(e) => setSearch(e.target.value)} onSearch={setSearch} />
@@ -79,7 +80,11 @@ export function DevicePanel({
         onChange={(v) => setFilter(v as Filter)}
         options={(['all', 'online', 'offline', 'sos'] as const).map((k) => ({
           value: k,
-          label: `${t(`status.${k}`)}${c ? ` ${k === 'all' ? c.All : k === 'online' ? c.Online : k === 'offline' ? c.Offline : c.Sos}` : ''}`,
+          label: (
+            <span data-testid={`count-${k}`} data-count={countOf(k)}>
+              {`${t(`status.${k}`)}${c ? ` ${countOf(k)}` : ''}`}
+            </span>
+          ),
         }))}
         style={{ margin: '8px 0' }}
       />
