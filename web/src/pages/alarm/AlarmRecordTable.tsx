@@ -115,7 +115,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
         queryKey={[...ALARM_KEY, 'records', deviceId ?? imei ?? 'all']}
         params={filter}
         rowKey="Id"
-        scrollX={1815}
+        scrollX={1835}
         testId="alarm-records"
         fetch={(q, p) => call('/ExceptionMessage/allExceptionMsgPage', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
@@ -173,7 +173,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
                 <Typography.Text type="secondary">-</Typography.Text>
               ),
           },
-          { key: 'ConfirmedBy', title: t('alarm:record.confirmedBy'), width: 100, render: (_, r) => r.ConfirmedBy ?? '-' },
+          { key: 'ConfirmedBy', title: t('alarm:record.confirmedBy'), width: 120, render: (_, r) => r.ConfirmedBy ?? '-' },
           { key: 'ConfirmedAt', title: t('alarm:record.confirmedAt'), width: 165, render: (_, r) => r.ConfirmedAt ?? '-' },
           { key: 'Remark', title: t('alarm:record.remark'), dataIndex: 'Remark', width: 160, ellipsis: true },
           { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
