@@ -137,10 +137,67 @@ describe.each(databases())('alarms on %s', (kind) => {
     expect((await records(agent, { Type: 5 })).Total).toBe(2);
   });
 
-  it("confirms all of today's unconfirmed alarms of the subtree in one click, and only those", async () => {
+  it('confirms nothing on a request that names no alarms, no device and not "all of today"', async () => {
+    const open = async () => (await records(admin, { Status: 0 })).Total;
+    const before = await open();
+    expect(before).toBeGreaterThan(3);
+    const scopeless: unknown[] = [{}, null, { Remark: 'night shift checked' }, { AllToday: false, Remark: 'x' }, { Ids: [], Remark: 'x' }, { Since: 0 }];
+    for (const body of scopeless) {
+      const r = await p.call('/ExceptionMessage/UpdateExceptionMessageStatus', body, agent, { 'accept-language': 'en' });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.State).toBe(400);
+      expect(r.body.Fields).toEqual([expect.objectContaining({ Field: 'AllToday', Message: 'alarm.confirmScopeRequired' })]);
+      expect(r.body.Text).toContain("all of today's");
+    }
+    // A request without any body at all is refused alike.
+    const bare = await fetch(`${p.url}/api/ExceptionMessage/UpdateExceptionMessageStatus`, { method: 'POST', headers: { authorization: `Bearer ${agent}` } });
+    expect(bare.status).toBe(400);
+    expect(await open()).toBe(before);
+  });
+
+  it("confirms all of today's alarms of one device only, by IMEI or id, and none of another tenant's device", async () => {
+    // Both devices have open alarms; the administrator sees them all.
+    const openOf = async (imei: string) => (await records(admin, { Status: 0, Imei: imei })).Total;
+    const otherOpen = await openOf(other.imei);
+    expect(otherOpen).toBeGreaterThan(0);
+    expect((await records(admin, { Status: 0, Imei: other.imei, Type: 5 })).Total).toBe(1);
+    const watchOpen = await openOf(watch.imei);
+    expect(watchOpen).toBeGreaterThan(1);
+    // The sibling cannot reach the watch by IMEI or id: not found, nothing confirmed.
+    for (const scope of [{ Imei: watch.imei }, { DeviceId: watch.id }]) {
+      const foreign = await p.call('/ExceptionMessage/UpdateExceptionMessageStatus', { ...scope, AllToday: true, Remark: 'x' }, operator);
+      expect(foreign.body.State, JSON.stringify(scope)).toBe(404);
+    }
+    expect(await openOf(watch.imei)).toBe(watchOpen);
+    const bad = await p.call('/ExceptionMessage/UpdateExceptionMessageStatus', { Imei: '12345', Remark: 'x' }, admin);
+    expect(bad.body.Fields[0]).toMatchObject({ Field: 'Imei', Message: 'validation.imeiInvalid' });
+
+    const r = await p.call('/ExceptionMessage/UpdateExceptionMessageStatus', { Imei: watch.imei, AllToday: true, Remark: 'visited Grandma' }, admin);
+    expect(r.body).toEqual({ State: 200, Count: watchOpen });
+    expect(await openOf(watch.imei)).toBe(0);
+    // The other device's open SOS is untouched.
+    expect(await openOf(other.imei)).toBe(otherOpen);
+    expect((await records(admin, { Status: 0, Imei: other.imei, Type: 5 })).Total).toBe(1);
+    // Each confirmed record says who confirmed it and when.
+    const done = (await records(admin, { Status: 1, Imei: watch.imei })).Items;
+    expect(done.filter((i) => i.Remark === 'visited Grandma')).toHaveLength(watchOpen);
+    for (const i of done.filter((x) => x.Remark === 'visited Grandma')) expect(i).toMatchObject({ ConfirmedBy: 'admin', ConfirmedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d/) });
+    expect((await records(admin, { Status: 0 })).Items.every((i) => i.ConfirmedBy === null && i.ConfirmedAt === null)).toBe(true);
+
+    // By device id alike; a device without open alarms confirms none.
+    await deviceAlarm(p, watch, 'sos');
+    const byId = await p.call('/ExceptionMessage/UpdateExceptionMessageStatus', { DeviceId: watch.id, Remark: 'again' }, agent);
+    expect(byId.body).toEqual({ State: 200, Count: 1 });
+    expect((await p.call('/ExceptionMessage/UpdateExceptionMessageStatus', { DeviceId: watch.id, Remark: 'again' }, agent)).body.Count).toBe(0);
+    expect((await records(admin, { Status: 1, Type: 5, Imei: watch.imei })).Items[0]).toMatchObject({ Remark: 'again', ConfirmedBy: 'agent01' });
+    expect(await openOf(other.imei)).toBe(otherOpen);
+  });
+
+  it("confirms all of today's unconfirmed alarms of the subtree when asked explicitly, and only those", async () => {
+    await deviceAlarm(p, watch, 'fall');
     const open = (await records(agent, { Status: 0 })).Total;
-    expect(open).toBeGreaterThan(3);
-    const r = await p.call('/ExceptionMessage/UpdateExceptionMessageStatus', { Remark: 'night shift checked' }, agent);
+    expect(open).toBeGreaterThan(0);
+    const r = await p.call('/ExceptionMessage/UpdateExceptionMessageStatus', { AllToday: true, Remark: 'night shift checked' }, agent);
     expect(r.body).toEqual({ State: 200, Count: open });
     expect((await records(agent, { Status: 0 })).Total).toBe(0);
     // The sibling's alarm is untouched.

@@ -2,7 +2,7 @@
 // alarm settings and alarm contacts (SPEC §3, §4, §5, §7).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { EMAIL, PHONE, requiredString } from '../rules.js';
+import { EMAIL, IMEI, PHONE, requiredString } from '../rules.js';
 import { dateInput, id, optionalId } from './common.js';
 
 const num = z.number().nullable();
@@ -96,6 +96,8 @@ export const alarmRecordSchema = z.object({
   /** Last raised. */
   LastTime: z.string(),
   ConfirmedAt: z.string().nullable(),
+  /** Login name of the account that confirmed it (null while unconfirmed). */
+  ConfirmedBy: z.string().nullable(),
 });
 export type AlarmRecord = z.infer<typeof alarmRecordSchema>;
 
@@ -119,13 +121,28 @@ export const alarmRecordFilter = {
 export const alarmRecordPageRequest = z.object({ ...pageRequest, ...alarmRecordFilter });
 export const alarmRecordPageResponse = pageOf(alarmRecordSchema);
 
-/** One click: confirm every unconfirmed alarm of today (or the listed ones) with a remark. */
-export const confirmAlarmsRequest = z.object({
-  Remark: z.string().trim().max(500, { error: 'validation.tooLong' }).default(''),
-  Ids: z.array(id).optional(),
-  /** Start of "today" in the caller's time zone; default: the server's local midnight. */
-  Since: dateInput.optional(),
-});
+/**
+ * Confirms unconfirmed alarms with a remark: the listed ones (Ids), or all of today's of one device
+ * (DeviceId or Imei), or all of today's of the caller's subtree, which must be asked for explicitly
+ * (AllToday: true). A body that names none of these confirms nothing: an empty request is refused.
+ */
+export const confirmAlarmsRequest = z
+  .object({
+    Remark: z.string().trim().max(500, { error: 'validation.tooLong' }).default(''),
+    Ids: z.array(id).optional(),
+    /** Confirm every unconfirmed alarm of today of the caller's subtree (or of the device named). */
+    AllToday: z.boolean().optional(),
+    /** Only this device's alarms (of the caller's subtree). */
+    DeviceId: optionalId,
+    /** Only the alarms of the device with this whole IMEI (of the caller's subtree). */
+    Imei: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().trim().regex(IMEI, { error: 'validation.imeiInvalid' }).optional()),
+    /** Start of "today" in the caller's time zone; default: the account's local midnight. */
+    Since: dateInput.optional(),
+  })
+  .refine((v) => Boolean(v.Ids?.length) || v.DeviceId !== undefined || v.Imei !== undefined || v.AllToday === true, {
+    path: ['AllToday'],
+    error: 'alarm.confirmScopeRequired',
+  });
 export const confirmAlarmsResponse = ok({ Count: z.number() });
 
 export const confirmAlarmRequest = z.object({

@@ -3,17 +3,19 @@
 // types 5, 150 and 151 unless the user's alarm setting says otherwise, with a looping sound until
 // the last open one is closed.
 import { useEffect, useRef } from 'react';
-import { App } from 'antd';
+import { App, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type RealtimeMessage } from '@wt/contract';
 import { call } from '../api/client';
 import { useSession } from '../stores/session';
 import { liveDevices } from '../map/deviceStore';
+import { AlarmMessage } from '../i18n/AlarmMessage';
+import { useAlarmTypeName } from '../pages/alarm/queries';
+import { closeNotices, noticeClosed, noticeOpened, setNoticeCloser } from './alarmNotices';
 import { RealtimeConnection } from './connection';
 import { emitRefresh } from './events';
 import { useRealtime } from './store';
-import { AlarmMessage } from '../i18n/AlarmMessage';
-import { useAlarmTypeName } from '../pages/alarm/queries';
 
 export const ALARM_SOUND_URL = '/sounds/alarm.wav';
 
@@ -36,12 +38,16 @@ export function RealtimeProvider() {
   const userId = useSession((s) => s.userId);
   const settings = useRef(new Map<number, AlarmSetting>());
   const soundOn = useRealtime((s) => s.soundOn);
+  const status = useRealtime((s) => s.status);
   const audio = useRef<HTMLAudioElement | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
   const typeNameOf = useAlarmTypeName();
   const typeName = useRef(typeNameOf);
   typeName.current = typeNameOf;
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
 
   // The user's alarm settings; a server without them (501) or a failure means "no settings".
   useEffect(() => {
@@ -52,6 +58,8 @@ export function RealtimeProvider() {
       })
       .catch(() => (settings.current = new Map()));
   }, [token, userId]);
+
+  useEffect(() => setNoticeCloser((key) => notification.destroy(key)), [notification]);
 
   useEffect(() => {
     if (!token) return;
@@ -73,7 +81,14 @@ export function RealtimeProvider() {
           if (a.NotificationType === SOS_NOTIFICATION_TYPE) liveDevices.setSos(m.deviceId, true);
           const policy = notificationPolicy(a.NotificationType, settings.current.get(a.NotificationType));
           if (!policy.show) return;
-          useRealtime.getState().notificationOpened();
+          const tt = tRef.current;
+          const opened = { deviceId: m.deviceId, imei: a.DeviceID, type: a.NotificationType };
+          noticeOpened(key, opened);
+          // A click on the pop-up opens the device on the monitor, where the alarm is confirmed.
+          const openOnMonitor = () => {
+            closeNotices((n) => n === opened);
+            navigateRef.current(`/?device=${m.deviceId}`);
+          };
           notification.open({
             key,
             type: a.NotificationType === SOS_NOTIFICATION_TYPE ? 'error' : 'warning',
@@ -95,7 +110,23 @@ export function RealtimeProvider() {
             ),
             duration: policy.durationS,
             placement: 'bottomRight',
-            onClose: () => useRealtime.getState().notificationClosed(),
+            className: 'wt-alarm-notice',
+            onClick: openOnMonitor,
+            style: { cursor: 'pointer' },
+            actions: (
+              <Button
+                type="link"
+                size="small"
+                data-testid="alarm-open-monitor"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  openOnMonitor();
+                }}
+              >
+                {tt('alarm.openOnMonitor')}
+              </Button>
+            ),
+            onClose: () => noticeClosed(key),
           });
         }
       },
@@ -115,5 +146,5 @@ export function RealtimeProvider() {
     } else audio.current?.pause();
   }, [soundOn]);
 
-  return <span hidden data-testid="alarm-sound" data-sound={soundOn ? 'on' : 'off'} />;
+  return <span hidden data-testid="alarm-sound" data-sound={soundOn ? 'on' : 'off'} data-realtime={status} />;
 }

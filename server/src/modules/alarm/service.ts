@@ -4,7 +4,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { formatDateTime, type Locale } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import { accounts, alarmContacts, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
-import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { allOf, contains, rows } from '../../lib/sql.js';
 import { ALARM_TOPICS, loadThresholds } from '../../rules/alarm-engine.js';
@@ -200,7 +200,7 @@ async function recordConditions(ctx: AuthedContext, f: RecordFilter): Promise<SQ
 const RECORD_COLUMNS = sql`al.id, al.type, al.device_id AS "deviceId", d.imei, d.name AS "deviceName", al.account_id AS "accountId",
   coalesce(nullif(a.username, ''), a.login_name) AS "accountName", d.model_name AS "model", al.status, al.remark,
   al.message_key AS "messageKey", al.message_params AS "messageParams", al.value, al.lat, al.lon, al.count,
-  al.created_at AS "created", al.last_at AS "lastAt", al.confirmed_at AS "confirmedAt"`;
+  al.created_at AS "created", al.last_at AS "lastAt", al.confirmed_at AS "confirmedAt", cb.login_name AS "confirmedBy"`;
 
 export function recordOut(locale: Locale, r: Row) {
   return {
@@ -224,6 +224,7 @@ export function recordOut(locale: Locale, r: Row) {
     Created: formatDateTime(r.created as Date),
     LastTime: formatDateTime(r.lastAt as Date),
     ConfirmedAt: r.confirmedAt ? formatDateTime(r.confirmedAt as Date) : null,
+    ConfirmedBy: r.confirmedBy ? String(r.confirmedBy) : null,
   };
 }
 
@@ -234,7 +235,7 @@ export async function queryRecords(ctx: AuthedContext, f: RecordFilter, limit: n
   return rows<Row>(
     ctx.deps.database.db,
     sql`SELECT ${RECORD_COLUMNS} FROM (SELECT * FROM ${alarms} WHERE ${allOf(conds)} ORDER BY ${alarms.createdAt} DESC, ${alarms.id} DESC LIMIT ${limit} OFFSET ${offset}) al
-        JOIN devices d ON d.id = al.device_id JOIN accounts a ON a.id = al.account_id
+        JOIN devices d ON d.id = al.device_id JOIN accounts a ON a.id = al.account_id LEFT JOIN accounts cb ON cb.id = al.confirmed_by
         ORDER BY al.created_at DESC, al.id DESC`,
   );
 }
@@ -254,11 +255,26 @@ async function startOfToday(ctx: AuthedContext): Promise<Date> {
   return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - offset);
 }
 
-/** One click: every unconfirmed alarm of today in the subtree (or the given ones) is confirmed with the remark. */
-export async function confirmMany(ctx: AuthedContext, b: { Remark: string; Ids?: number[]; Since?: string | number }) {
+/**
+ * Confirms unconfirmed alarms of the caller's subtree with a remark: the listed ones, or all of
+ * today's of one device, or all of today's of the subtree when that is asked for explicitly. The
+ * request schema refuses a body that names none of these; nothing is ever confirmed by default.
+ */
+export async function confirmMany(
+  ctx: AuthedContext,
+  b: { Remark: string; Ids?: number[]; AllToday?: boolean; DeviceId?: number; Imei?: string; Since?: string | number },
+) {
   const conds: SQL[] = [ownedBySubtree(alarms.accountId, ctx.user), eq(alarms.status, 0)];
+  if (b.DeviceId !== undefined || b.Imei !== undefined) {
+    // Another tenant's device, or one that does not exist, answers "not found" and confirms nothing.
+    const d = await deviceInScope(ctx, b.DeviceId, b.Imei);
+    if (b.DeviceId !== undefined && b.Imei !== undefined && d.imei !== b.Imei) throw notFound('alarm.deviceNotFound');
+    conds.push(eq(alarms.deviceId, d.id));
+  }
   if (b.Ids?.length) conds.push(sql`${alarms.id} IN (${sql.join(b.Ids.map((i) => sql`${i}`), sql`, `)})`);
-  else conds.push(sql`${alarms.createdAt} >= ${dateOf(b.Since) ?? (await startOfToday(ctx))}`);
+  else if (b.AllToday || b.DeviceId !== undefined || b.Imei !== undefined) conds.push(sql`${alarms.createdAt} >= ${dateOf(b.Since) ?? (await startOfToday(ctx))}`);
+  // Defence in depth: the schema already refuses a request without a scope.
+  else throw fieldError('AllToday', 'alarm.confirmScopeRequired');
   const done = await ctx.deps.database.db
     .update(alarms)
     .set({ status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id })

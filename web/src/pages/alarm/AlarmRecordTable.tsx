@@ -1,8 +1,10 @@
 // The alarm records list, used by /alarm/record (every device of the subtree) and by the
-// single-device alarm page: filters, confirm one, confirm all of today's with a remark, export.
+// single-device alarm page: filters, confirm one, confirm all of today's with a remark (of the one
+// device on its page), where it happened on the monitor, who confirmed it and when, export.
 import { useEffect, useState } from 'react';
-import { App, Button, DatePicker, Input, Modal, Select, Space, Tag, Typography } from 'antd';
-import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons';
+import { App, Button, DatePicker, Input, Select, Tag, Typography } from 'antd';
+import { CheckCircleOutlined, DownloadOutlined, EnvironmentOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
@@ -12,6 +14,8 @@ import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { errorText } from '../../i18n/errors';
 import { useRealtime } from '../../realtime/store';
+import { afterAlarmsConfirmed } from './confirm';
+import { ConfirmAlarmDialog } from './ConfirmAlarmDialog';
 import { ALARM_KEY, downloadExport, useAlarmTypeName, useAlarmTypes } from './queries';
 import { AlarmMessage } from '../../i18n/AlarmMessage';
 
@@ -40,9 +44,8 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
   const typeName = useAlarmTypeName();
   const types = useAlarmTypes();
   const [search, setSearch] = useState<Search>({});
-  const [confirming, setConfirming] = useState<{ id?: number } | null>(null);
-  const [remark, setRemark] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<{ record?: AlarmRecord } | null>(null);
+  const single = Boolean(imei || deviceId);
   const fixed = { DeviceId: deviceId, Imei: imei };
   // A new alarm on the realtime socket refreshes the list, so the page is live without polling.
   const latest = useRealtime((s) => s.alarms[0]?.key);
@@ -51,24 +54,19 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
   }, [latest, qc]);
   const filter = filterOf(search, fixed);
 
-  const submitConfirm = async () => {
-    setBusy(true);
-    try {
-      if (confirming?.id) {
-        await call('/ExceptionMessage/updateExceptionByID', { Id: confirming.id, Remark: remark });
-        message.success(t('alarm:record.confirmedOne'));
-      } else {
-        const r = await call('/ExceptionMessage/UpdateExceptionMessageStatus', { Remark: remark });
-        message.success(t('alarm:record.confirmedMany', { count: r.Count }));
-      }
-      await qc.invalidateQueries({ queryKey: ALARM_KEY });
-      setConfirming(null);
-      setRemark('');
-    } catch (e) {
-      message.error(errorText(t, e));
-    } finally {
-      setBusy(false);
+  const submitConfirm = async (remark: string) => {
+    const one = confirming?.record;
+    if (one) {
+      await call('/ExceptionMessage/updateExceptionByID', { Id: one.Id, Remark: remark });
+      message.success(t('alarm:record.confirmedOne'));
+      await afterAlarmsConfirmed(qc, { alarms: [{ deviceId: one.DeviceId, type: one.Type }] });
+      return;
     }
+    // The single-device page confirms that device's alarms only; the record page asks for all of today's.
+    const scope = imei ? { Imei: imei } : deviceId ? { DeviceId: deviceId } : {};
+    const r = await call('/ExceptionMessage/UpdateExceptionMessageStatus', { ...scope, AllToday: true, Remark: remark });
+    message.success(t('alarm:record.confirmedMany', { count: r.Count }));
+    await afterAlarmsConfirmed(qc, single ? { device: { id: deviceId, imei } } : { all: true });
   };
 
   const exportAll = async () => {
@@ -118,13 +116,13 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
         queryKey={[...ALARM_KEY, 'records', deviceId ?? imei ?? 'all']}
         params={filter}
         rowKey="Id"
-        scrollX={1300}
+        scrollX={1835}
         testId="alarm-records"
         fetch={(q, p) => call('/ExceptionMessage/allExceptionMsgPage', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
           <>
             <Button type="primary" icon={<CheckCircleOutlined />} onClick={() => setConfirming({})} data-testid="confirm-today">
-              {t('alarm:record.confirmToday')}
+              {t(single ? 'alarm:record.confirmDeviceToday' : 'alarm:record.confirmToday')}
             </Button>
             <Button icon={<DownloadOutlined />} onClick={() => void exportAll()}>
               {t('alarm:record.export')}
@@ -136,7 +134,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
           {
             key: 'Type',
             title: t('alarm:record.type'),
-            width: 150,
+            width: 130,
             render: (_, r) => <Tag color={r.Type === 5 || r.Type >= 150 ? 'red' : 'orange'}>{typeName(r.Type)}</Tag>,
           },
           {
@@ -145,14 +143,12 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             width: 90,
             render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'red'}>{t(`alarm:status.${r.Status}`)}</Tag>,
           },
-          { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 150 },
-          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 130 },
-          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
-          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130 },
+          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 110 },
+          { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 145 },
           {
             key: 'Message',
             title: t('alarm:record.message'),
-            width: 220,
+            width: 200,
             render: (_, r) => (
               <span>
                 <AlarmMessage messageKey={r.MessageKey} params={r.MessageParams} text={r.Message} />
@@ -160,7 +156,29 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
               </span>
             ),
           },
+          {
+            key: 'Position',
+            title: t('alarm:record.position'),
+            width: 190,
+            render: (_, r) =>
+              r.Lat !== null && r.Lon !== null ? (
+                <Link
+                  to={`/?device=${r.DeviceId}&lat=${r.Lat}&lon=${r.Lon}`}
+                  title={t('alarm:record.onMap')}
+                  data-testid="alarm-position"
+                  style={{ whiteSpace: 'nowrap' }}
+                >
+                  <EnvironmentOutlined /> {r.Lat.toFixed(5)}, {r.Lon.toFixed(5)}
+                </Link>
+              ) : (
+                <Typography.Text type="secondary">-</Typography.Text>
+              ),
+          },
+          { key: 'ConfirmedBy', title: t('alarm:record.confirmedBy'), width: 120, render: (_, r) => r.ConfirmedBy ?? '-' },
+          { key: 'ConfirmedAt', title: t('alarm:record.confirmedAt'), width: 165, render: (_, r) => r.ConfirmedAt ?? '-' },
           { key: 'Remark', title: t('alarm:record.remark'), dataIndex: 'Remark', width: 160, ellipsis: true },
+          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
+          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130 },
           {
             key: 'actions',
             title: t('alarm:actions'),
@@ -168,27 +186,20 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             fixed: 'right',
             render: (_, r) =>
               r.Status === 0 ? (
-                <Button type="link" size="small" onClick={() => setConfirming({ id: r.Id })}>
+                <Button type="link" size="small" onClick={() => setConfirming({ record: r })} data-testid="confirm-one">
                   {t('alarm:record.confirm')}
                 </Button>
               ) : null,
           },
         ]}
       />
-      <Modal
+      <ConfirmAlarmDialog
         open={confirming !== null}
-        title={t(confirming?.id ? 'alarm:record.confirmOneTitle' : 'alarm:record.confirmTodayTitle')}
-        onCancel={() => setConfirming(null)}
-        onOk={() => void submitConfirm()}
-        confirmLoading={busy}
-        okText={t('alarm:record.confirm')}
-        destroyOnHidden
-      >
-        <Space direction="vertical" style={{ width: '100%' }}>
-          {confirming?.id ? null : <Typography.Paragraph type="secondary">{t('alarm:record.confirmTodayHint')}</Typography.Paragraph>}
-          <Input.TextArea rows={3} maxLength={500} value={remark} onChange={(e) => setRemark(e.target.value)} placeholder={t('alarm:record.remarkPlaceholder')} data-testid="confirm-remark" />
-        </Space>
-      </Modal>
+        title={t(confirming?.record ? 'alarm:record.confirmOneTitle' : single ? 'alarm:record.confirmDeviceTitle' : 'alarm:record.confirmTodayTitle', { device: imei ?? `#${deviceId}` })}
+        hint={confirming?.record ? undefined : t(single ? 'alarm:record.confirmDeviceHint' : 'alarm:record.confirmTodayHint', { device: imei ?? `#${deviceId}` })}
+        onSubmit={submitConfirm}
+        onClose={() => setConfirming(null)}
+      />
     </>
   );
 }

@@ -17,6 +17,7 @@ import { useSession } from '../../stores/session';
 import { DevicePanel } from './monitor/DevicePanel';
 import { DeviceCard } from './monitor/DeviceCard';
 import { MapToolbar } from './monitor/MapToolbar';
+import { AlarmSpot, DeviceAlarms, useFocusRequest, type MonitorFocus } from './monitor/AlarmFocus';
 import './monitor/monitor.css';
 import { boundsOf } from '../../map/bounds';
 
@@ -31,7 +32,10 @@ export default function MonitorPage() {
   // The base map's detailed shapes wait until the devices are drawn.
   const [drawn, setDrawn] = useState(false);
   const map = useRef<MapRef | null>(null);
+  const [mapLoaded, setMapLoaded] = useState(false);
   const fitted = useRef(false);
+  // A device opened from an alarm (pop-up or record): its alarms are offered for confirmation.
+  const [focus, setFocus] = useState<MonitorFocus | null>(null);
 
   // First view: all devices in sight, once both the list and the map are there.
   const fit = useCallback((located: [number, number][]) => {
@@ -65,15 +69,28 @@ export default function MonitorPage() {
   }, [load]);
 
   const select = useCallback(
-    (id: number) => {
+    (id: number, at?: { lat: number; lon: number }) => {
       setSelected(id);
-      const r = liveDevices.records.get(id);
+      const r = at ?? liveDevices.records.get(id);
       if (r?.lat == null || r.lon == null) return;
       const c = usesGcj02(provider) ? (gcoord.transform([r.lon, r.lat], gcoord.WGS84, gcoord.GCJ02) as [number, number]) : ([r.lon, r.lat] as [number, number]);
       map.current?.flyTo({ center: c, zoom: Math.max(map.current.getZoom(), 15), duration: 800 });
     },
     [provider],
   );
+
+  const applyFocus = useCallback(
+    (f: MonitorFocus) => {
+      // Coming back to the kept-alive monitor, the map may not have taken its size yet: the flight
+      // would be planned for the hidden size.
+      map.current?.resize();
+      setFocus(f);
+      select(f.deviceId, f.spot);
+    },
+    [select],
+  );
+  useFocusRequest(loaded && mapLoaded, applyFocus);
+  const focused = focus !== null && focus.deviceId === selected;
 
   return (
     <div className="wt-monitor" data-testid="monitor" data-loaded={loaded ? '1' : '0'}>
@@ -83,6 +100,7 @@ export default function MonitorPage() {
           id="monitor"
           onLoad={(m) => {
             map.current = m;
+            setMapLoaded(true);
             fit([...liveDevices.records.values()].flatMap((r) => (r.lat === null || r.lon === null ? [] : [[r.lon, r.lat] as [number, number]])));
           }}
           visibleKey={panelOpen}
@@ -96,6 +114,7 @@ export default function MonitorPage() {
             sosAnimation={info?.switchAnimation === 1}
             onRendered={() => setDrawn(true)}
           />
+          {focused && focus.spot ? <AlarmSpot spot={focus.spot} /> : null}
         </MapView>
         <Tooltip title={panelOpen ? t('panel.hide') : t('panel.show')}>
           <Button
@@ -108,6 +127,7 @@ export default function MonitorPage() {
         </Tooltip>
         <MapToolbar />
         {selected !== null && <DeviceCard key={selected} deviceId={selected} onClose={() => setSelected(null)} />}
+        {selected !== null && <DeviceAlarms key={`alarms-${selected}-${focused ? 'focus' : ''}`} deviceId={selected} focused={focused} onClose={() => setFocus(null)} />}
       </div>
     </div>
   );

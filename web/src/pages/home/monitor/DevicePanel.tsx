@@ -3,10 +3,11 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Empty, Input, Segmented, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/client';
 import { STATUS, type DeviceStore } from '../../../map/deviceStore';
 import { onRefresh } from '../../../realtime/events';
+import { useRealtime } from '../../../realtime/store';
 import { useLiveVersion } from './useLiveVersion';
 import { RelativeTime } from './RelativeTime';
 
@@ -55,9 +56,20 @@ export function DevicePanel({
     enabled: filter === 'sos',
   });
   useEffect(() => onRefresh(() => void counts.refetch()), [counts]);
+  // An SOS raised or handled in this console changes the SOS count at once, not at the next poll.
+  const qc = useQueryClient();
+  const sosDevices = useRealtime((s) => s.sosDevices);
+  const seenSos = useRef(sosDevices);
+  useEffect(() => {
+    if (seenSos.current === sosDevices) return;
+    seenSos.current = sosDevices;
+    void qc.invalidateQueries({ queryKey: ['monitor', 'counts'] });
+    void qc.invalidateQueries({ queryKey: ['monitor', 'sos'] });
+  }, [sosDevices, qc]);
   const sosIds = useMemo(() => (filter === 'sos' && sos.data ? new Set(sos.data.Items.map((d) => d.DeviceId)) : null), [filter, sos.data]);
 
   const c = counts.data?.Counts;
+  const countOf = (k: Filter) => (c ? (k === 'all' ? c.All : k === 'online' ? c.Online : k === 'offline' ? c.Offline : c.Sos) : undefined);
   return (
     <div className="wt-monitor-panel">
       <Input.Search allowClear placeholder={t('panel.search')} onChange={(e) => setSearch(e.target.value)} onSearch={setSearch} />
@@ -68,7 +80,11 @@ export function DevicePanel({
         onChange={(v) => setFilter(v as Filter)}
         options={(['all', 'online', 'offline', 'sos'] as const).map((k) => ({
           value: k,
-          label: `${t(`status.${k}`)}${c ? ` ${k === 'all' ? c.All : k === 'online' ? c.Online : k === 'offline' ? c.Offline : c.Sos}` : ''}`,
+          label: (
+            <span data-testid={`count-${k}`} data-count={countOf(k)}>
+              {`${t(`status.${k}`)}${c ? ` ${countOf(k)}` : ''}`}
+            </span>
+          ),
         }))}
         style={{ margin: '8px 0' }}
       />
