@@ -110,3 +110,4 @@ export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['res
 
 export { user };
 export { device, person, group, fence, catalogue, role, integration };
+export * from './walk.js';
