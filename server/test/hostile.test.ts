@@ -4,7 +4,7 @@
 // the contract must refuse answers 400 with a Fields entry naming the field and a rendered message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { CALLS, EXTRA_CALLS, SCHEMAS, dateInput, schemaLeaves, schemaType, unionOptions, unwrapSchema } from '@wt/contract';
+import { CALLS, EXTRA_CALLS, SCHEMAS, dateInput, pipeInput, schemaLeaves, schemaType, unionOptions, unwrapSchema } from '@wt/contract';
 import { allCalls } from '../src/modules/index.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
@@ -17,6 +17,7 @@ type Kind = 'date' | 'int' | 'number' | 'string' | 'choice' | 'other';
 function kindOf(leaf: z.ZodType): Kind {
   if (leaf === (dateInput as z.ZodType)) return 'date';
   const t = schemaType(leaf);
+  if (t === 'pipe') return kindOf(pipeInput(leaf)!);
   if (t === 'string') return 'string';
   if (t === 'number') return (leaf as z.ZodNumber).isInt ? 'int' : 'number';
   if (t === 'enum' || t === 'literal' || t === 'boolean') return 'choice';
@@ -37,7 +38,7 @@ function mustRefuse(kind: Kind, value: unknown, maxLength: number | null): boole
     case 'date':
       return value !== 2147483648;
     case 'int':
-      return true;
+      return value !== -1;
     case 'number':
       return typeof value === 'string' || Math.abs(value as number) > 2147483647;
     case 'string':
@@ -53,6 +54,7 @@ function mustRefuse(kind: Kind, value: unknown, maxLength: number | null): boole
 function sample(leaf: z.ZodType, key: string, imei: string): unknown {
   if (leaf === (dateInput as z.ZodType)) return /end/i.test(key) ? new Date().toISOString() : '2024-01-01T00:00:00.000Z';
   const t = schemaType(leaf);
+  if (t === 'pipe') return sample(pipeInput(leaf)!, key, imei);
   const candidates: unknown[] =
     t === 'string'
       ? [
@@ -133,10 +135,12 @@ describe.each(databases())('hostile input over the whole registry on %s', (kind)
     const implemented = new Set(allCalls().map((c) => c.path.toLowerCase()));
     const schemas = SCHEMAS as Record<string, { request: z.ZodType }>;
     const probes: Probe[] = [];
+    let validBases = 0;
     for (const entry of [...CALLS, ...EXTRA_CALLS]) {
       if (!implemented.has(entry.path.toLowerCase())) continue;
       const request = schemas[entry.path]!.request;
       const base = baseBody(request, imei);
+      if (request.safeParse(base).success) validBases += 1;
       for (const body of [[1, 2], 'text', null]) {
         probes.push({ path: entry.path, field: body === null ? undefined : 'body', value: body, body, refuse: body !== null });
       }
@@ -167,7 +171,7 @@ describe.each(databases())('hostile input over the whole registry on %s', (kind)
         failures.push(`${what}: HTTP ${res.statusCode} ${answer.Message}`);
         return;
       }
-      for (const f of answer.Fields ?? []) {
+      for (const f of res.statusCode >= 400 ? (answer.Fields ?? []) : []) {
         if (!f.Field || /\{\{|\}\}/.test(f.Text) || !f.Text) failures.push(`${what}: field error without a name or with an unfilled message ${JSON.stringify(f)}`);
       }
       if (!probe.refuse) return;
@@ -188,6 +192,8 @@ describe.each(databases())('hostile input over the whole registry on %s', (kind)
       calls500.map(([path, n]) => `\n  ${n}\t${path}`).join(''),
     );
     expect(failures).toEqual([]);
+    // The rest of each body is valid for nearly every call, so hostile values reach the handlers.
+    expect(validBases).toBeGreaterThan(implemented.size * 0.9);
   }, 600_000);
 });
 

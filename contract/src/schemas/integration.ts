@@ -8,7 +8,7 @@
 // - /Integration/Delete       delete integrations by id (all or none).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { id, optionalId } from './common.js';
+import { NO_NUL, id, optionalId, text } from './common.js';
 
 /** The `:integration` of the ingest URL: 3 to 64 lower-case letters, digits, `-` and `_`. */
 export const INTEGRATION_NAME = /^[a-z0-9_-]{3,64}$/;
@@ -28,7 +28,7 @@ export type Integration = z.infer<typeof integrationSchema>;
 
 export const integrationListRequest = z.object({
   ...pageRequest,
-  Name: z.string().trim().max(64).optional(),
+  Name: text(64).optional(),
 });
 export const integrationListResponse = pageOf(integrationSchema);
 
@@ -38,6 +38,8 @@ export const saveIntegrationRequest = z.object({
     .string({ error: 'integration.nameRequired' })
     .trim()
     .min(1, { error: 'integration.nameRequired', abort: true })
+    .max(64, { error: 'validation.tooLong', abort: true })
+    .regex(NO_NUL, { error: 'validation.nul', abort: true })
     .regex(INTEGRATION_NAME, { error: 'integration.nameInvalid' }),
   /** The owner; the caller when creating without one, unchanged when updating without one. */
   AccountId: optionalId,

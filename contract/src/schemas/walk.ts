@@ -35,7 +35,9 @@ export function unwrapSchema(schema: z.ZodType): { schema: z.ZodType; optional: 
     const d = defOf(s);
     if (d.type === 'optional' || d.type === 'default' || d.type === 'prefault') optional = true;
     if (WRAPPERS.has(d.type) && d.innerType) s = d.innerType;
-    else if (d.type === 'pipe' && d.in && d.out) s = defOf(d.in).type === 'transform' ? d.out : d.in;
+    else if (d.type === 'pipe' && d.in && d.out && defOf(d.in).type === 'transform') s = d.out;
+    // A schema with a transform after it (dates read into ISO text) is a leaf of its own.
+    else if (d.type === 'pipe' && d.in && d.out && defOf(d.out).type !== 'transform') s = d.in;
     else return { schema: s, optional };
   }
 }
@@ -64,6 +66,12 @@ export function schemaLeaves(schema: z.ZodType, path: (string | number)[] = [], 
 /** The schema's node type ('string', 'number', 'union' ...). */
 export function schemaType(schema: z.ZodType): string {
   return defOf(schema).type;
+}
+
+/** What a leaf that transforms its value validates first. */
+export function pipeInput(schema: z.ZodType): z.ZodType | undefined {
+  const d = defOf(schema);
+  return d.type === 'pipe' && d.in ? unwrapSchema(d.in).schema : undefined;
 }
 
 /** The options of a union leaf, unwrapped. */
