@@ -4,7 +4,7 @@
 // the contract must refuse answers 400 with a Fields entry naming the field and a rendered message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { CALLS, EXTRA_CALLS, SCHEMAS, dateInput, pipeInput, schemaLeaves, schemaType, unionOptions, unwrapSchema } from '@wt/contract';
+import { CALLS, EXTRA_CALLS, SCHEMAS, dateInput, pipeInput, schemaLeaves, schemaType, translate, unionOptions, unwrapSchema } from '@wt/contract';
 import { allCalls } from '../src/modules/index.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
@@ -164,7 +164,7 @@ describe.each(databases())('hostile input over the whole registry on %s', (kind)
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'accept-language': 'en' },
         payload: JSON.stringify(probe.body),
       });
-      const answer = res.json() as { Message?: string; Fields?: { Field: string; Message: string; Text: string }[]; Text?: string };
+      const answer = res.json() as { Message?: string; Fields?: { Field: string; Message: string; Params?: Record<string, unknown>; Text: string }[]; Text?: string };
       const what = `${probe.path} ${probe.field ?? '(body)'}=${describeValue(probe.value)}`;
       if (res.statusCode >= 500) {
         errors500.set(probe.path, (errors500.get(probe.path) ?? 0) + 1);
@@ -172,7 +172,10 @@ describe.each(databases())('hostile input over the whole registry on %s', (kind)
         return;
       }
       for (const f of res.statusCode >= 400 ? (answer.Fields ?? []) : []) {
-        if (!f.Field || /\{\{|\}\}/.test(f.Text) || !f.Text) failures.push(`${what}: field error without a name or with an unfilled message ${JSON.stringify(f)}`);
+        const placeholders = [...translate('en', f.Message).matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!);
+        if (!f.Field || !f.Text || f.Text === f.Message || placeholders.some((n) => f.Params?.[n] === undefined)) {
+          failures.push(`${what}: field error without a name or with an unfilled message ${JSON.stringify(f)}`);
+        }
       }
       if (!probe.refuse) return;
       // The login counts a name with NUL as a failed login instead of refusing it up front.
@@ -195,6 +198,39 @@ describe.each(databases())('hostile input over the whole registry on %s', (kind)
     // The rest of each body is valid for nearly every call, so hostile values reach the handlers.
     expect(validBases).toBeGreaterThan(implemented.size * 0.9);
   }, 600_000);
+
+  it('counts a login name with NUL as a failed login, toward the lock-out of that name', async () => {
+    const name = 'admin\u0000';
+    for (let i = 0; i < 5; i++) {
+      const r = await p.call('/User/Login', { LoginName: name, Password: 'admin123' }, undefined, { 'accept-language': 'en' });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ Message: 'auth.loginFailed', Text: 'Login failed: account or password wrong' });
+      expect(r.body.Fields).toBeUndefined();
+    }
+    const locked = await p.call('/User/Login', { LoginName: name, Password: 'admin123' });
+    expect(locked.status).toBe(429);
+    expect(locked.body.Message).toBe('auth.tooManyAttempts');
+    // The real account is not the one locked, and the login log still reads.
+    expect((await p.call('/User/Login', { LoginName: 'admin', Password: 'admin123' })).body.State).toBe(0);
+    expect((await p.call('/User/allUserLoginLog', { Keyword: 'admin' }, token)).status).toBe(200);
+  });
+
+  it('answers field errors with the limit in the caller language', async () => {
+    const long = await p.call('/DeviceRole/Save', { Name: 'x'.repeat(65), Color: 'blue' }, token, { 'accept-language': 'zh-CN' });
+    expect(long.status).toBe(400);
+    expect(long.body.Fields).toEqual([{ Field: 'Name', Message: 'validation.tooLong', Params: { max: 64 }, Text: '长度不能超过 64 个字符' }]);
+    expect(long.body.Text).toBe('提交的内容有误，请检查标出的字段: Name 长度不能超过 64 个字符');
+    const big = await p.call('/User/UserInfo', { UserId: 2147483648 }, token, { 'accept-language': 'en' });
+    expect(big.body.Fields).toEqual([{ Field: 'UserId', Message: 'validation.max', Params: { max: 2147483647 }, Text: 'Must be at most 2147483647' }]);
+    const date = await p.call('/Device/allHealthDataPage', { StartTime: '0000-01-01' }, token, { 'accept-language': 'zh-TW' });
+    expect(date.body.Fields).toEqual([
+      { Field: 'StartTime', Message: 'validation.dateRange', Params: { min: '1970-01-01', max: '2100-12-31' }, Text: '日期須在 1970-01-01 到 2100-12-31 之間' },
+    ]);
+    const list = await p.call('/Device/BatchDelDevices', ['861234567890123'], token, { 'accept-language': 'en' });
+    expect(list.body.Fields).toEqual([{ Field: 'body', Message: 'validation.object', Text: 'Must be a JSON object' }]);
+    const level = await p.call('/ExceptionMessage/ExceptionType', { Level: 1.5 }, token, { 'accept-language': 'en' });
+    expect(level.body.Fields).toEqual([{ Field: 'Level', Message: 'validation.integer', Text: 'Must be a whole number' }]);
+  });
 });
 
 // Kept apart so a failure above names the values; this checks the walker reaches nested fields.

@@ -15,6 +15,7 @@ const DATE_MIN_MS = Date.parse(`${DATE_MIN}T00:00:00Z`);
 const DATE_MAX_MS = Date.parse(`${DATE_MAX}T23:59:59.999Z`);
 
 /** No NUL character: PostgreSQL text cannot hold it. */
+// eslint-disable-next-line no-control-regex -- the NUL is the character refused
 export const NO_NUL = /^[^\u0000]*$/;
 
 /** Numbers arrive as JSON numbers or, from older clients and forms, as numeric strings. */

@@ -21,10 +21,12 @@ export const MAX_FENCE_POINTS = 1000;
 
 export const latField = z.coerce
   .number({ error: 'device.latLonInvalid' })
-  .refine((v) => Number.isFinite(v) && v >= -90 && v <= 90, { error: 'device.latLonInvalid' });
+  .min(-90, { error: 'device.latLonInvalid' })
+  .max(90, { error: 'device.latLonInvalid' });
 export const lonField = z.coerce
   .number({ error: 'device.latLonInvalid' })
-  .refine((v) => Number.isFinite(v) && v >= -180 && v <= 180, { error: 'device.latLonInvalid' });
+  .min(-180, { error: 'device.latLonInvalid' })
+  .max(180, { error: 'device.latLonInvalid' });
 export const pointSchema = z.object({ Lat: latField, Lon: lonField });
 
 const fenceBody = z.object({

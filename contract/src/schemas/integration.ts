@@ -8,7 +8,7 @@
 // - /Integration/Delete       delete integrations by id (all or none).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { NO_NUL, id, optionalId, text } from './common.js';
+import { id, optionalId, text } from './common.js';
 
 /** The `:integration` of the ingest URL: 3 to 64 lower-case letters, digits, `-` and `_`. */
 export const INTEGRATION_NAME = /^[a-z0-9_-]{3,64}$/;
@@ -38,8 +38,6 @@ export const saveIntegrationRequest = z.object({
     .string({ error: 'integration.nameRequired' })
     .trim()
     .min(1, { error: 'integration.nameRequired', abort: true })
-    .max(64, { error: 'validation.tooLong', abort: true })
-    .regex(NO_NUL, { error: 'validation.nul', abort: true })
     .regex(INTEGRATION_NAME, { error: 'integration.nameInvalid' }),
   /** The owner; the caller when creating without one, unchanged when updating without one. */
   AccountId: optionalId,

@@ -129,7 +129,7 @@ export const editUserInfoRequest = z.object({
   timeZoneOffset: int(-720, 840).optional(),
 });
 
-export const mapLabelRequest = z.object({ UserId: optionalId, isShowMapLabel: int(0, 2) });
+export const mapLabelRequest = z.object({ UserId: optionalId, isShowMapLabel: int() });
 export const fenceStatusRequest = z.object({ UserId: optionalId, IsShowMonitorFence: flag12 });
 export const sosAnimationRequest = z.object({ UserId: optionalId, switchAnimation: flag12 });
 export const batchSendCmdRequest = z.object({ UserId: optionalId, switchFunctionSendCmd: flag12 });

@@ -3,6 +3,8 @@
 import type { z } from 'zod';
 
 export interface SchemaLeaf {
+  /** 'leaf' for a value, 'array' for a list (listed only when asked for). */
+  kind: 'leaf' | 'array';
   /** Where the field sits in the body: keys, and 0 for an array's element. */
   path: (string | number)[];
   /** The field's own schema, wrappers (optional, default, nullable, preprocessing) taken off. */
@@ -42,25 +44,31 @@ export function unwrapSchema(schema: z.ZodType): { schema: z.ZodType; optional: 
   }
 }
 
-/** Every field of a schema down to its leaves (strings, numbers, dates, enums ...). */
-export function schemaLeaves(schema: z.ZodType, path: (string | number)[] = [], optional = false): SchemaLeaf[] {
+/**
+ * Every field of a schema down to its leaves (strings, numbers, dates, enums ...); with
+ * `arrays`, the lists on the way too.
+ */
+export function schemaLeaves(schema: z.ZodType, options: { arrays?: boolean } = {}, path: (string | number)[] = [], optional = false): SchemaLeaf[] {
   const u = unwrapSchema(schema);
   const opt = optional || u.optional;
   const d = defOf(u.schema);
   if (d.type === 'object' && d.shape) {
-    return Object.entries(d.shape).flatMap(([k, v]) => schemaLeaves(v, [...path, k], opt));
+    return Object.entries(d.shape).flatMap(([k, v]) => schemaLeaves(v, options, [...path, k], opt));
   }
-  if (d.type === 'array' && d.element) return schemaLeaves(d.element, [...path, 0], opt);
+  if (d.type === 'array' && d.element) {
+    const self: SchemaLeaf[] = options.arrays ? [{ kind: 'array', path, schema: u.schema, optional: opt }] : [];
+    return [...self, ...schemaLeaves(d.element, options, [...path, 0], opt)];
+  }
   if (d.type === 'union' && d.options?.every((o) => defOf(unwrapSchema(o).schema).type === 'object')) {
     const seen = new Map<string, SchemaLeaf>();
-    for (const o of d.options) for (const l of schemaLeaves(o, path, opt)) if (!seen.has(l.path.join('.'))) seen.set(l.path.join('.'), l);
+    for (const o of d.options) for (const l of schemaLeaves(o, options, path, opt)) if (!seen.has(l.path.join('.'))) seen.set(l.path.join('.'), l);
     return [...seen.values()];
   }
   if (d.type === 'intersection') {
     const i = d as unknown as { left: z.ZodType; right: z.ZodType };
-    return [...schemaLeaves(i.left, path, opt), ...schemaLeaves(i.right, path, opt)];
+    return [...schemaLeaves(i.left, options, path, opt), ...schemaLeaves(i.right, options, path, opt)];
   }
-  return [{ path, schema: u.schema, optional: opt }];
+  return [{ kind: 'leaf', path, schema: u.schema, optional: opt }];
 }
 
 /** The schema's node type ('string', 'number', 'union' ...). */
