@@ -1,6 +1,7 @@
 // Response envelope shared by server and console. Every answer is JSON with a numeric State;
 // success is 200 except /User/Login and /User/ChangePassword which succeed with 0 (SPEC §7, §9).
 import { z } from 'zod';
+import { int } from './schemas/common.js';
 
 export const State = {
   OK: 200,
@@ -28,6 +29,8 @@ export const fieldErrorSchema = z.object({
   Field: z.string(),
   Message: z.string(),
   Params: z.record(z.string(), z.unknown()).optional(),
+  /** The message rendered in the request's language. */
+  Text: z.string().optional(),
 });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
@@ -51,8 +54,8 @@ export const okEmpty = ok({ Message: z.string().optional() });
 
 /** Paged list calls take PageNo (from 1) and PageCount, and answer Total and Items. */
 export const pageRequest = {
-  PageNo: z.coerce.number().int().min(1).default(1),
-  PageCount: z.coerce.number().int().min(1).max(1000).default(20),
+  PageNo: int(1, 1_000_000).default(1),
+  PageCount: int(1, 1000).default(20),
 };
 
 export function pageOf<T extends z.ZodType>(item: T) {

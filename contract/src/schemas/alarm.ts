@@ -2,11 +2,14 @@
 // alarm settings and alarm contacts (SPEC §3, §4, §5, §7).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { EMAIL, IMEI, PHONE, requiredString } from '../rules.js';
-import { dateInput, id, optionalId } from './common.js';
+import { flag } from '../commands.js';
+import { EMAIL, IMEI, PHONE } from '../rules.js';
+import { dateInput, id, int, num as numberIn, optionalDate, optionalId, requiredText, text } from './common.js';
 
 const num = z.number().nullable();
-const optionalNumber = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().optional());
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+/** Alarm type threshold values (heart rate, temperature ...): far beyond any measure, never beyond a column. */
+const THRESHOLD_VALUE = 1_000_000;
 
 // ---- alarm types -------------------------------------------------------------------------------
 export const alarmTypeSchema = z.object({
@@ -35,33 +38,33 @@ export type AlarmType = z.infer<typeof alarmTypeSchema>;
 
 export const alarmTypeListRequest = z.object({
   ...pageRequest,
-  Keyword: z.string().trim().optional(),
-  Level: optionalNumber,
-  Enabled: optionalNumber,
+  Keyword: text(64).optional(),
+  Level: z.preprocess(blankToUndefined, int(1, 3).optional()),
+  Enabled: z.preprocess(blankToUndefined, int(1, 2).optional()),
 });
 export const alarmTypeListResponse = pageOf(alarmTypeSchema);
 export const alarmTypeOptionsResponse = ok({ Items: z.array(alarmTypeSchema) });
 
-const level = z.coerce.number({ error: 'alarm.levelRequired' }).int().min(1, { error: 'alarm.levelRequired' }).max(3, { error: 'alarm.levelRequired' });
-const ring = z.coerce.number({ error: 'alarm.ringRequired' }).int().min(1, { error: 'alarm.ringRequired' }).max(3, { error: 'alarm.ringRequired' });
-const flag = (key: string) => z.coerce.number({ error: key }).int().pipe(z.union([z.literal(1), z.literal(2)], { error: key }));
+const level = int(1, 3, 'alarm.levelRequired');
+const ring = int(1, 3, 'alarm.ringRequired');
+const flag12Of = (key: string) => int(1, 2, key);
 
 /** SPEC §5 "Alarm: type, level, ring mode, push and threshold required; minimum below maximum". */
 export const saveAlarmTypeRequest = z
   .object({
     Id: optionalId,
-    Code: z.coerce.number({ error: 'validation.numberRequired' }).int({ error: 'validation.numberRequired' }).min(1, { error: 'validation.numberRequired' }).max(9999),
-    NameZh: requiredString('alarm.nameRequired').max(64, { error: 'validation.tooLong' }),
-    NameEn: requiredString('alarm.nameRequired').max(64, { error: 'validation.tooLong' }),
-    DescriptionZh: z.string().trim().max(256, { error: 'validation.tooLong' }).default(''),
-    DescriptionEn: z.string().trim().max(256, { error: 'validation.tooLong' }).default(''),
+    Code: int(1, 9999, 'validation.numberRequired'),
+    NameZh: requiredText('alarm.nameRequired', 64),
+    NameEn: requiredText('alarm.nameRequired', 64),
+    DescriptionZh: text(256).default(''),
+    DescriptionEn: text(256).default(''),
     Category: z.enum(['sos', 'health', 'fence', 'device']).default('device'),
     Level: level,
-    MinValue: z.coerce.number({ error: 'alarm.thresholdRequired' }).nullable().default(null),
-    MaxValue: z.coerce.number({ error: 'alarm.thresholdRequired' }).nullable().default(null),
+    MinValue: numberIn(-THRESHOLD_VALUE, THRESHOLD_VALUE).nullable().default(null),
+    MaxValue: numberIn(-THRESHOLD_VALUE, THRESHOLD_VALUE).nullable().default(null),
     RingType: ring,
-    PagePush: flag('alarm.pushRequired'),
-    Enabled: flag('validation.required').default(1),
+    PagePush: flag12Of('alarm.pushRequired'),
+    Enabled: flag12Of('validation.required').default(1),
   })
   .refine((v) => (v.MinValue === null) === (v.MaxValue === null), { path: ['MaxValue'], error: 'validation.thresholdBoth' })
   .refine((v) => v.MinValue === null || v.MaxValue === null || v.MinValue < v.MaxValue, { path: ['MinValue'], error: 'validation.minBelowMax' });
@@ -103,18 +106,18 @@ export type AlarmRecord = z.infer<typeof alarmRecordSchema>;
 
 const typeFilter = z.preprocess(
   (v) => (v === '' || v === null ? undefined : typeof v === 'number' || typeof v === 'string' ? [v] : v),
-  z.array(z.coerce.number().int()).optional(),
+  z.array(int(0, 9999)).max(1000).optional(),
 );
 
 export const alarmRecordFilter = {
-  StartTime: dateInput.optional(),
-  EndTime: dateInput.optional(),
+  StartTime: optionalDate,
+  EndTime: optionalDate,
   Type: typeFilter,
   /** 0 unconfirmed, 1 confirmed. */
-  Status: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(0).max(1).optional()),
+  Status: z.preprocess(blankToUndefined, int(0, 1).optional()),
   DeviceId: optionalId,
   /** Whole IMEI, or a part of it, or of the device name. */
-  Imei: z.string().trim().optional(),
+  Imei: text(64).optional(),
   /** An account of the caller's subtree: its alarms and those of the accounts below it. */
   AccountId: optionalId,
 };
@@ -128,8 +131,8 @@ export const alarmRecordPageResponse = pageOf(alarmRecordSchema);
  */
 export const confirmAlarmsRequest = z
   .object({
-    Remark: z.string().trim().max(500, { error: 'validation.tooLong' }).default(''),
-    Ids: z.array(id).optional(),
+    Remark: text(500).default(''),
+    Ids: z.array(id).max(1000, { error: 'validation.tooMany' }).optional(),
     /** Confirm every unconfirmed alarm of today of the caller's subtree (or of the device named). */
     AllToday: z.boolean().optional(),
     /** Only this device's alarms (of the caller's subtree). */
@@ -147,15 +150,19 @@ export const confirmAlarmsResponse = ok({ Count: z.number() });
 
 export const confirmAlarmRequest = z.object({
   Id: id,
-  Remark: z.string().trim().max(500, { error: 'validation.tooLong' }).default(''),
+  Remark: text(500).default(''),
 });
 
 // ---- thresholds --------------------------------------------------------------------------------
 /** A bound: a number in range, null (empty: not checked), or absent (keep the value in force). */
 const bounded = (min: number, max: number) =>
   z.preprocess(
-    (v) => (v === '' ? null : v),
-    z.union([z.null(), z.coerce.number().min(min, { error: 'validation.thresholdRange' }).max(max, { error: 'validation.thresholdRange' })]).optional(),
+    (v) => (v === '' ? null : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+    z
+      .number({ error: 'validation.number' })
+      .refine((v) => v >= min && v <= max, { error: 'validation.thresholdRange', params: { min, max } })
+      .nullable()
+      .optional(),
   );
 /**
  * Platform-side limits. The device-side threshold commands keep SPEC §5's narrower ranges; the
@@ -188,7 +195,7 @@ const pairs = [
 export const thresholdTarget = {
   /** A device of the caller's subtree; without it the thresholds are the account's. */
   DeviceId: optionalId,
-  Imei: z.string().trim().optional(),
+  Imei: text(15).optional(),
   AccountId: optionalId,
 };
 export const thresholdRequest = z.object(thresholdTarget);
@@ -213,7 +220,7 @@ export const saveThresholdRequest = z
     ...thresholdTarget,
     ...thresholdsSchema.shape,
     /** Drop the own values, so the thresholds are inherited again. */
-    Inherit: z.coerce.boolean().optional(),
+    Inherit: flag.optional(),
   })
   .superRefine((v, ctx) => {
     for (const [lo, hi] of pairs) {
@@ -244,7 +251,7 @@ export const saveAlarmSettingRequest = z.object({
   Id: optionalId,
   UserId: optionalId,
   ExceptionTypeId: id,
-  NewState: flag('validation.required').default(1),
+  NewState: flag12Of('validation.required').default(1),
   RingType: ring,
 });
 export const saveAlarmSettingResponse = ok({ Id: z.number() });
@@ -270,12 +277,12 @@ export const saveAlarmContactRequest = z
   .object({
     Id: optionalId,
     UserId: optionalId,
-    Name: requiredString('alarm.contactNameRequired').max(64, { error: 'validation.tooLong' }),
-    Phone: z.string().trim().regex(new RegExp(`^(${PHONE.source.slice(1, -1)})?$`), { error: 'validation.phoneInvalid' }).default(''),
-    Email: z.string().trim().regex(new RegExp(`^(${EMAIL.source.slice(1, -1)})?$`), { error: 'validation.emailInvalid' }).default(''),
-    NotifySms: flag('validation.required').default(1),
-    NotifyEmail: flag('validation.required').default(1),
-    Types: z.array(z.coerce.number().int()).default([]),
+    Name: requiredText('alarm.contactNameRequired', 64),
+    Phone: text(32).regex(new RegExp(`^(${PHONE.source.slice(1, -1)})?$`), { error: 'validation.phoneInvalid' }).default(''),
+    Email: text(128).regex(new RegExp(`^(${EMAIL.source.slice(1, -1)})?$`), { error: 'validation.emailInvalid' }).default(''),
+    NotifySms: flag12Of('validation.required').default(1),
+    NotifyEmail: flag12Of('validation.required').default(1),
+    Types: z.array(int(1, 9999)).max(1000).default([]),
   })
   .refine((v) => v.Phone !== '' || v.Email !== '', { path: ['Phone'], error: 'alarm.contactNeedsPhoneOrEmail' });
 export const alarmSaveIdResponse = ok({ Id: z.number() });

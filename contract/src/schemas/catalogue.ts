@@ -18,8 +18,7 @@
 import { z } from 'zod';
 import { COMMAND_CODES } from '../commands.js';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { requiredString } from '../rules.js';
-import { id, optionalId } from './common.js';
+import { INT4_MAX, id, int, optionalId, requiredText, text } from './common.js';
 
 export const MODEL_FUNCTIONS = ['Lbs', 'CarLocation', 'DeviceFence', 'Battery', 'AppFunction', 'HealthConfig'] as const;
 export const HEALTH_ITEMS = ['heartRate', 'bloodPressure', 'bodyTemp', 'wristTemp', 'bloodOxygen', 'hrv', 'sleep', 'steps'] as const;
@@ -39,6 +38,7 @@ export const COMMAND_TYPE_OF: Record<(typeof COMMAND_CODES)[number], CommandType
 };
 
 export const commandCodeField = z.enum(COMMAND_CODES, { error: 'device.commandCodeUnknown' });
+const protocolId = int(1, INT4_MAX, 'device.protocolRequired');
 const functionsSchema = z.object(Object.fromEntries(MODEL_FUNCTIONS.map((f) => [f, z.boolean()])) as Record<(typeof MODEL_FUNCTIONS)[number], z.ZodBoolean>);
 export type ModelFunctions = z.infer<typeof functionsSchema>;
 
@@ -61,22 +61,22 @@ export const modelSchema = z.object({
 });
 export type Model = z.infer<typeof modelSchema>;
 
-export const modelListRequest = z.object({ ...pageRequest, Keyword: z.string().trim().max(64).optional(), ProtocolId: optionalId });
+export const modelListRequest = z.object({ ...pageRequest, Keyword: text(64).optional(), ProtocolId: optionalId });
 export const modelListResponse = pageOf(modelSchema);
 export const saveModelRequest = z.object({
   ModelId: optionalId,
-  Name: requiredString('device.modelNameRequired').max(64, { error: 'validation.tooLong' }),
-  Type: z.string().trim().max(64).default(''),
-  ProtocolId: z.coerce.number({ error: 'device.protocolRequired' }).int().positive({ error: 'device.protocolRequired' }),
-  Commands: z.array(commandCodeField).default([]),
+  Name: requiredText('device.modelNameRequired', 64),
+  Type: text(64).default(''),
+  ProtocolId: protocolId,
+  Commands: z.array(commandCodeField).max(COMMAND_CODES.length).default([]),
   Functions: functionsSchema.partial().default({}),
-  HealthItems: z.array(z.enum(HEALTH_ITEMS)).default([]),
-  AppShowParams: z.array(z.enum(APP_SHOW_PARAMS)).default([]),
-  AppHomeFx: z.array(z.enum(APP_HOME_FX)).default([]),
-  Description: z.string().trim().max(512).default(''),
+  HealthItems: z.array(z.enum(HEALTH_ITEMS)).max(HEALTH_ITEMS.length).default([]),
+  AppShowParams: z.array(z.enum(APP_SHOW_PARAMS)).max(APP_SHOW_PARAMS.length).default([]),
+  AppHomeFx: z.array(z.enum(APP_HOME_FX)).max(APP_HOME_FX.length).default([]),
+  Description: text(512).default(''),
 });
 export const saveModelResponse = ok({ Item: modelSchema });
-export const deleteModelsRequest = z.object({ ModelIds: z.array(id).min(1, { error: 'validation.required' }) });
+export const deleteModelsRequest = z.object({ ModelIds: z.array(id).min(1, { error: 'validation.required' }).max(1000) });
 
 export const commandSchema = z.object({
   CommandId: z.number(),
@@ -98,29 +98,29 @@ export const protocolSchema = z.object({
   ModelCount: z.number(),
   CreatedAt: z.string(),
 });
-export const protocolListRequest = z.object({ ...pageRequest, Keyword: z.string().trim().max(64).optional() });
+export const protocolListRequest = z.object({ ...pageRequest, Keyword: text(64).optional() });
 export const protocolListResponse = pageOf(protocolSchema);
 export const saveProtocolRequest = z.object({
   ProtocolId: optionalId,
-  Code: requiredString('device.protocolCodeRequired').max(32).regex(/^[A-Za-z0-9_-]+$/, { error: 'validation.invalid' }),
-  Name: requiredString('device.protocolNameRequired').max(64, { error: 'validation.tooLong' }),
-  Description: z.string().trim().max(512).default(''),
+  Code: requiredText('device.protocolCodeRequired', 32).regex(/^[A-Za-z0-9_-]+$/, { error: 'validation.invalid' }),
+  Name: requiredText('device.protocolNameRequired', 64),
+  Description: text(512).default(''),
 });
 export const saveProtocolResponse = ok({ Item: protocolSchema });
-export const deleteProtocolsRequest = z.object({ ProtocolIds: z.array(id).min(1, { error: 'validation.required' }) });
+export const deleteProtocolsRequest = z.object({ ProtocolIds: z.array(id).min(1, { error: 'validation.required' }).max(1000) });
 
-export const commandListRequest = z.object({ ...pageRequest, ProtocolId: optionalId, Keyword: z.string().trim().max(64).optional() });
+export const commandListRequest = z.object({ ...pageRequest, ProtocolId: optionalId, Keyword: text(64).optional() });
 export const commandListResponse = pageOf(commandSchema);
 export const saveCommandRequest = z.object({
   CommandId: optionalId,
-  ProtocolId: z.coerce.number({ error: 'device.protocolRequired' }).int().positive({ error: 'device.protocolRequired' }),
+  ProtocolId: protocolId,
   Code: commandCodeField,
   /** Overrides of the catalogue's name and description for this protocol; empty keeps the catalogue's. */
-  Name: z.string().trim().max(64, { error: 'validation.tooLong' }).default(''),
-  Details: z.string().trim().max(1024).default(''),
+  Name: text(64).default(''),
+  Details: text(1024).default(''),
 });
 export const saveCommandResponse = ok({ Item: commandSchema });
-export const deleteCommandsRequest = z.object({ CommandIds: z.array(id).min(1, { error: 'validation.required' }) });
+export const deleteCommandsRequest = z.object({ CommandIds: z.array(id).min(1, { error: 'validation.required' }).max(1000) });
 export const commandCollectionRequest = z.object({ ProtocolId: optionalId });
 export const commandCollectionResponse = ok({ Items: z.array(commandSchema) });
 export const protocolAllResponse = ok({ Items: z.array(protocolSchema) });
@@ -130,7 +130,7 @@ export const commandsOfRequest = z
   .refine((v) => v.ProtocolId || v.ModelId, { path: ['ProtocolId'], error: 'device.protocolRequired' });
 
 /** A model by id or a device's model by IMEI; without either, only the options are answered. */
-export const modelOptionsRequest = z.object({ ModelId: optionalId, Imei: z.string().trim().regex(/^\d{15}$/, { error: 'validation.imeiInvalid' }).optional() });
+export const modelOptionsRequest = z.object({ ModelId: optionalId, Imei: text(15).regex(/^\d{15}$/, { error: 'validation.imeiInvalid' }).optional() });
 export const optionsResponse = ok({
   Options: z.array(z.string()),
   /** The model's choices, when a model or device was named. */

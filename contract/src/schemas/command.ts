@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { intervalMinutes } from '../commands.js';
-import { imei, requiredString } from '../rules.js';
+import { imei } from '../rules.js';
+import { requiredText, text } from './common.js';
 
 export const COMMAND_STATUSES = ['queued', 'sent', 'answered', 'failed'] as const;
 export type CommandStatusName = (typeof COMMAND_STATUSES)[number];
@@ -32,9 +33,9 @@ export type CommandItem = z.infer<typeof commandItemSchema>;
 export const sendCommandRequest = z.object({
   Imei: imei,
   /** A code of the command catalogue (COMMAND_CODES). */
-  Code: requiredString(),
+  Code: requiredText('validation.required', 32),
   /** The command's parameters, checked with validateCommand; field errors are named Params.<field>. */
-  Params: z.record(z.string(), z.unknown()).optional(),
+  Params: z.record(z.string().max(64), z.unknown()).optional(),
 });
 export const sendCommandResponse = ok({ Item: commandItemSchema });
 
@@ -52,8 +53,8 @@ export const batchSendFrequencyResponse = ok({
 
 export const commandListRequest = z.object({
   ...pageRequest,
-  Imei: z.string().trim().optional(),
+  Imei: text(64).optional(),
   Status: z.enum(COMMAND_STATUSES).optional(),
-  Code: z.string().trim().optional(),
+  Code: text(32).optional(),
 });
 export const commandListResponse = pageOf(commandItemSchema);

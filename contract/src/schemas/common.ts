@@ -1,10 +1,135 @@
+// Bounded building blocks of every request schema. Whatever a call accepts fits the column it ends
+// up in: ids and integers fit an int4, texts have a length limit and no NUL (PostgreSQL refuses
+// it in text), dates parse and fall between 1970 and 2100. Each failure is an i18n key of
+// `validation.*` whose parameters (min, max ...) the field error carries (see issues.ts).
 import { z } from 'zod';
+import { loginPassword } from '../rules.js';
+import { toDate } from '../time.js';
 
-/** Ids arrive as numbers or numeric strings from older clients. */
-export const id = z.coerce.number().int().positive();
-export const optionalId = z.coerce.number().int().positive().optional();
+export const INT4_MIN = -2_147_483_648;
+export const INT4_MAX = 2_147_483_647;
+/** The dates a call accepts, inclusive (UTC). */
+export const DATE_MIN = '1970-01-01';
+export const DATE_MAX = '2100-12-31';
+const DATE_MIN_MS = Date.parse(`${DATE_MIN}T00:00:00Z`);
+const DATE_MAX_MS = Date.parse(`${DATE_MAX}T23:59:59.999Z`);
+
+/** No NUL character: PostgreSQL text cannot hold it. */
+// eslint-disable-next-line no-control-regex -- the NUL is the character refused
+export const NO_NUL = /^[^\u0000]*$/;
+
+/** Numbers arrive as JSON numbers or, from older clients and forms, as numeric strings. */
+const numeric = (v: unknown) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+const numberKey = (iss: { input?: unknown }) => (iss.input === undefined ? 'validation.required' : 'validation.number');
+const textKey = (iss: { input?: unknown }) => (iss.input === undefined ? 'validation.required' : 'validation.string');
+
+/**
+ * An integer from `min` to `max` (an int4 by default); numeric strings are read as numbers.
+ * `requiredKey` names what is missing when the field is absent.
+ */
+export function int(min: number = INT4_MIN, max: number = INT4_MAX, requiredKey = 'validation.required') {
+  return z.preprocess(
+    numeric,
+    z
+      .number({ error: (iss) => (iss.input === undefined ? requiredKey : 'validation.number') })
+      .min(min, { error: 'validation.min' })
+      .max(max, { error: 'validation.max' })
+      .int({ error: 'validation.integer' }),
+  );
+}
+
+/** A number (fractions allowed) from `min` to `max`. */
+export function num(min: number, max: number) {
+  return z.preprocess(numeric, z.number({ error: numberKey }).min(min, { error: 'validation.min' }).max(max, { error: 'validation.max' }));
+}
+
+/** A row id: a positive int4. Ids arrive as numbers or numeric strings from older clients. */
+export const id = int(1, INT4_MAX);
+export const optionalId = id.optional();
+
 /** Toggle values used by the spec's user flags (1 on, 2 off). */
-export const flag12 = z.coerce.number().int().pipe(z.union([z.literal(1), z.literal(2)]));
-/** ISO date-time or epoch (10 digits = seconds, 13 = milliseconds). */
-export const dateInput = z.union([z.string(), z.number()]);
+export const flag12 = z.preprocess(numeric, z.union([z.literal(1), z.literal(2)], { error: 'validation.flag12' }));
+
+/** Trimmed text of at most `max` characters, without NUL; may be empty. */
+export function text(max: number) {
+  return z
+    .string({ error: textKey })
+    .trim()
+    .max(max, { error: 'validation.tooLong' })
+    .regex(NO_NUL, { error: 'validation.nul' });
+}
+
+/** Text kept as sent (passwords, tokens, file contents), at most `max` characters, without NUL. */
+export function rawText(max: number) {
+  return z.string({ error: textKey }).max(max, { error: 'validation.tooLong' }).regex(NO_NUL, { error: 'validation.nul' });
+}
+
+/** Trimmed text that must not be blank (`key` says what is missing), at most `max` characters, without NUL. */
+export function requiredText(key: string, max: number) {
+  return z
+    .string({ error: key })
+    .trim()
+    .min(1, { error: key })
+    .max(max, { error: 'validation.tooLong' })
+    .regex(NO_NUL, { error: 'validation.nul' });
+}
+
+/** A login password (SPEC §5: at least 6 letters or digits), at most 64. */
+export const password = loginPassword.max(64, { error: 'validation.tooLong' });
+
+/** A console language tag (zh-CN, zh-TW, en ...). */
+export const languageTag = text(35).optional();
+
+/**
+ * A date and time: ISO text (or what `toDate` reads), or epoch seconds (10 digits) or milliseconds,
+ * from 1970-01-01 to 2100-12-31. Answered to the handler as ISO text, so every area reads it alike.
+ */
+export const dateInput = z
+  .union([rawText(64), z.number({ error: 'validation.date' })], { error: (iss) => (iss.input === undefined ? 'validation.required' : 'validation.date') })
+  .transform((v, ctx) => {
+    const epoch = typeof v === 'number' || /^\s*\d+\s*$/.test(v);
+    const d = epoch && !Number.isInteger(Number(v)) ? null : toDate(typeof v === 'string' ? v.trim() : v);
+    if (!d) {
+      ctx.issues.push({ code: 'custom', input: v, message: v === '' ? 'validation.required' : 'validation.date' });
+      return z.NEVER;
+    }
+    if (d.getTime() < DATE_MIN_MS || d.getTime() > DATE_MAX_MS) {
+      ctx.issues.push({ code: 'custom', input: v, message: 'validation.dateRange', params: { min: DATE_MIN, max: DATE_MAX } });
+      return z.NEVER;
+    }
+    return d.toISOString();
+  });
+
+/** An optional date: absent, '' and null all mean "no date". */
+export const optionalDate = z.preprocess((v) => (v === '' || v === null ? undefined : v), dateInput.optional());
+
 export const nullableString = z.string().nullable();
+
+/** The paths of the strings holding NUL anywhere in a value (record values and free JSON included). */
+function nulPaths(v: unknown, path: (string | number)[], out: (string | number)[][]) {
+  if (typeof v === 'string') {
+    if (v.includes('\u0000')) out.push(path);
+  } else if (Array.isArray(v)) {
+    v.forEach((x, i) => nulPaths(x, [...path, i], out));
+  } else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if (k.includes('\u0000')) out.push([...path, k]);
+      nulPaths(x, [...path, k], out);
+    }
+  }
+  return out;
+}
+
+/**
+ * A request schema that also refuses NUL in every string it lets through, whatever its fields
+ * say: the call registry applies it to every call. `allow` names fields that keep NUL because
+ * the handler treats it itself (the login counts such a name as a failed login).
+ */
+export function refusingNul<T extends z.ZodType>(schema: T, allow: readonly string[] = []): T {
+  return schema.superRefine((value, ctx) => {
+    for (const path of nulPaths(value, [], [])) {
+      if (allow.includes(path.join('.'))) continue;
+      ctx.addIssue({ code: 'custom', path, message: 'validation.nul' });
+    }
+  }) as unknown as T;
+}

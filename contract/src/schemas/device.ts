@@ -17,16 +17,18 @@
 // Batch calls answer what succeeded and, per IMEI, why the others were refused.
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { IMEI, imeiIccidCountsMatch, loginPassword, requiredString } from '../rules.js';
-import { id, optionalId } from './common.js';
+import { IMEI, imeiIccidCountsMatch } from '../rules.js';
+import { INT4_MAX, NO_NUL, id, int, optionalId, password, requiredText, text } from './common.js';
 
 export const imeiField = z
   .string({ error: 'validation.imeiRequired' })
   .trim()
   .min(1, { error: 'validation.imeiRequired' })
+  .max(15, { error: 'validation.imeiInvalid' })
   .regex(IMEI, { error: 'validation.imeiInvalid' });
-const nickname = requiredString('validation.nicknameRequired').max(64, { error: 'validation.tooLong' });
-const iccid = z.string().trim().max(32, { error: 'validation.tooLong' }).regex(/^[0-9A-Za-z]*$/, { error: 'device.iccidInvalid' });
+const nickname = requiredText('validation.nicknameRequired', 64);
+const iccid = text(32).regex(/^[0-9A-Za-z]*$/, { error: 'device.iccidInvalid' });
+const modelId = int(1, INT4_MAX, 'validation.modelRequired');
 const imeiList = z.array(imeiField, { error: 'validation.imeiRequired' }).min(1, { error: 'validation.imeiRequired' }).max(5000);
 
 /** The draw colours and shapes of device roles (SPEC §3 Device role). */
@@ -45,16 +47,16 @@ export const deviceListRequest = z.object({
   /** Also list the devices of the account's sub-accounts (default on). */
   IncludeSubAccounts: z.boolean().default(true),
   /** Substring of the IMEI. */
-  Imei: z.string().trim().max(15).optional(),
+  Imei: text(15).optional(),
   /** Substring of the device name. */
-  Name: z.string().trim().max(64).optional(),
+  Name: text(64).optional(),
   ModelId: optionalId,
   /** Substring of the model name. */
-  Model: z.string().trim().max(64).optional(),
+  Model: text(64).optional(),
   Status: z.enum(['bound', 'unbound']).optional(),
   Online: z.enum(['online', 'offline']).optional(),
-  Iccid: z.string().trim().max(32).optional(),
-  SoftwareVersion: z.string().trim().max(64).optional(),
+  Iccid: text(32).optional(),
+  SoftwareVersion: text(64).optional(),
   GroupId: optionalId,
   RoleId: optionalId,
   SortField: z.enum(DEVICE_SORT_FIELDS).optional(),
@@ -109,11 +111,11 @@ export const deviceDetailResponse = ok({
 });
 
 export const addDeviceRequest = z.object({
-  ModelId: z.coerce.number({ error: 'validation.modelRequired' }).int({ error: 'validation.modelRequired' }).positive({ error: 'validation.modelRequired' }),
+  ModelId: modelId,
   Imei: imeiField,
   Name: nickname,
   Iccid: iccid.optional(),
-  SoftwareVersion: z.string().trim().max(64).optional(),
+  SoftwareVersion: text(64).optional(),
   /** Owner account; the caller's own when absent. */
   UserId: optionalId,
   GroupId: optionalId,
@@ -137,12 +139,12 @@ export const batchResultResponse = ok({
 
 export const batchAddRequest = z
   .object({
-    ModelId: z.coerce.number({ error: 'validation.modelRequired' }).int().positive({ error: 'validation.modelRequired' }),
+    ModelId: modelId,
     Imeis: imeiList,
     /** Same count as Imeis when given (SPEC §5), matched by position. */
-    Iccids: z.array(iccid).default([]),
+    Iccids: z.array(iccid).max(5000).default([]),
     /** Name of each device; the IMEI when absent. */
-    NamePrefix: z.string().trim().max(48).optional(),
+    NamePrefix: text(48).optional(),
     UserId: optionalId,
     Bound: z.boolean().default(true),
   })
@@ -174,10 +176,10 @@ export const moveRequest = z.object({
 });
 
 const newAccount = {
-  LoginName: requiredString('validation.accountRequired').max(64, { error: 'validation.tooLong' }),
-  Password: loginPassword,
-  Username: z.string().trim().max(64).optional(),
-  Email: z.string().trim().max(128).optional(),
+  LoginName: requiredText('validation.accountRequired', 64),
+  Password: password,
+  Username: text(64).optional(),
+  Email: text(128).optional(),
   /** Parent of the new account; the caller when absent. */
   ParentUserId: optionalId,
 };
@@ -185,7 +187,7 @@ export const createUserWithDevicesRequest = z
   .object({
     ...newAccount,
     Imeis: imeiList,
-    Iccids: z.array(iccid).default([]),
+    Iccids: z.array(iccid).max(5000).default([]),
     /** Needed only for IMEIs not registered yet, which are created with this model. */
     ModelId: optionalId,
   })
@@ -206,9 +208,14 @@ export const createUserWithDevicesResponse = ok({
  */
 export const IMPORT_COLUMNS = ['LoginName', 'Password', 'Username', 'Email', 'IMEI', 'ICCID', 'Model', 'DeviceName'] as const;
 export const importExcelRequest = z.object({
-  FileName: z.string().max(255).optional(),
+  FileName: text(255).optional(),
   /** The .xlsx file, base64 (a data: URL prefix is accepted). */
-  Content: requiredString('device.importFileRequired').max(14 * 1024 * 1024, { error: 'device.importTooLarge' }),
+  Content: z
+    .string({ error: 'device.importFileRequired' })
+    .trim()
+    .min(1, { error: 'device.importFileRequired' })
+    .max(14 * 1024 * 1024, { error: 'device.importTooLarge' })
+    .regex(NO_NUL, { error: 'validation.nul' }),
   ParentUserId: optionalId,
   /** Check every row and report, without importing. */
   DryRun: z.boolean().default(false),

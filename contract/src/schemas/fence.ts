@@ -9,33 +9,37 @@
 //                                   geometry and the device's inside/outside state, for the map.
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { LIMITS, requiredString } from '../rules.js';
-import { id, optionalId } from './common.js';
+import { LIMITS } from '../rules.js';
+import { id, num, optionalId, requiredText, text } from './common.js';
 import { imeiField } from './device.js';
 
 export const MAX_FENCES_PER_DEVICE = LIMITS.fencesPerDevice;
 /** Largest circle radius, metres. */
 export const MAX_FENCE_RADIUS = 100_000;
+/** Most vertices of a polygon fence. */
+export const MAX_FENCE_POINTS = 1000;
 
 export const latField = z.coerce
   .number({ error: 'device.latLonInvalid' })
-  .refine((v) => Number.isFinite(v) && v >= -90 && v <= 90, { error: 'device.latLonInvalid' });
+  .min(-90, { error: 'device.latLonInvalid' })
+  .max(90, { error: 'device.latLonInvalid' });
 export const lonField = z.coerce
   .number({ error: 'device.latLonInvalid' })
-  .refine((v) => Number.isFinite(v) && v >= -180 && v <= 180, { error: 'device.latLonInvalid' });
+  .min(-180, { error: 'device.latLonInvalid' })
+  .max(180, { error: 'device.latLonInvalid' });
 export const pointSchema = z.object({ Lat: latField, Lon: lonField });
 
 const fenceBody = z.object({
-  Name: requiredString('device.fenceNameRequired').max(64, { error: 'validation.tooLong' }),
-  Description: z.string().trim().max(256, { error: 'validation.tooLong' }).default(''),
+  Name: requiredText('device.fenceNameRequired', 64),
+  Description: text(256).default(''),
   Type: z.enum(['circle', 'polygon'], { error: 'device.fenceTypeRequired' }),
   /** Circle centre. */
   Lat: latField.optional(),
   Lon: lonField.optional(),
   /** Circle radius, metres. */
-  Radius: z.coerce.number().optional(),
+  Radius: num(-MAX_FENCE_RADIUS, MAX_FENCE_RADIUS).optional(),
   /** Polygon vertices, in order; the ring closes by itself. */
-  Points: z.array(pointSchema).optional(),
+  Points: z.array(pointSchema).max(MAX_FENCE_POINTS).optional(),
 });
 type FenceBody = z.infer<typeof fenceBody>;
 
@@ -75,11 +79,11 @@ export const fenceResponse = ok({ Item: fenceSchema });
 export const fenceListRequest = z.object({
   ...pageRequest,
   UserId: optionalId,
-  Imei: z.string().trim().max(15).optional(),
-  Name: z.string().trim().max(64).optional(),
+  Imei: text(15).optional(),
+  Name: text(64).optional(),
 });
 export const fenceListResponse = pageOf(fenceSchema);
-export const deleteFencesRequest = z.object({ FenceIds: z.array(id).min(1, { error: 'validation.required' }) });
+export const deleteFencesRequest = z.object({ FenceIds: z.array(id).min(1, { error: 'validation.required' }).max(1000) });
 export const fenceGeoListRequest = z.object({ Imei: imeiField.optional(), UserId: optionalId });
 export const fenceGeoListResponse = ok({ Items: z.array(fenceSchema) });
 

@@ -5,8 +5,7 @@
 // - /group/UpdateDeviceGroupIDByImeis  put devices into a group (GroupId null/0 takes them out).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { requiredString } from '../rules.js';
-import { id, optionalId } from './common.js';
+import { id, int, optionalId, requiredText, text } from './common.js';
 import { imeiField } from './device.js';
 
 export const groupSchema = z.object({
@@ -19,18 +18,18 @@ export const groupSchema = z.object({
 });
 export const groupListRequest = z.object({
   ...pageRequest,
-  PageCount: z.coerce.number().int().min(1).max(1000).default(1000),
+  PageCount: int(1, 1000).default(1000),
   UserId: optionalId,
-  Name: z.string().trim().max(64).optional(),
+  Name: text(64).optional(),
 });
 export const groupListResponse = pageOf(groupSchema);
 export const addGroupRequest = z.object({
   GroupId: optionalId,
-  Name: requiredString('device.groupNameRequired').max(64, { error: 'validation.tooLong' }),
+  Name: requiredText('device.groupNameRequired', 64),
   UserId: optionalId,
 });
 export const addGroupResponse = ok({ Item: groupSchema });
-export const groupsDeleteRequest = z.object({ GroupIds: z.array(id).min(1, { error: 'validation.required' }) });
+export const groupsDeleteRequest = z.object({ GroupIds: z.array(id).min(1, { error: 'validation.required' }).max(1000) });
 export const updateDeviceGroupRequest = z.object({
   Imeis: z.array(imeiField).min(1, { error: 'validation.imeiRequired' }).max(5000),
   GroupId: z.preprocess((v) => (v === 0 || v === '0' || v === '' ? null : v), id.nullable()),

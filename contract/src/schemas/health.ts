@@ -2,7 +2,7 @@
 // which devices and days have data (SPEC §3 "Health readings", §7 Health calls).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { dateInput, optionalId } from './common.js';
+import { dateInput, optionalDate, optionalId, text } from './common.js';
 import { alarmRecordSchema, thresholdResponse } from './alarm.js';
 
 const num = z.number().nullable();
@@ -32,11 +32,11 @@ export const healthReadingSchema = z.object({
 export type HealthReadingRow = z.infer<typeof healthReadingSchema>;
 
 export const healthFilter = {
-  StartTime: dateInput.optional(),
-  EndTime: dateInput.optional(),
+  StartTime: optionalDate,
+  EndTime: optionalDate,
   DeviceId: optionalId,
   /** Whole IMEI, or part of it or of the device name. */
-  Imei: z.string().trim().optional(),
+  Imei: text(64).optional(),
   AccountId: optionalId,
   /** Only readings that carry this measure. */
   Kind: z.enum(['heartRate', 'bloodPressure', 'temperature', 'bloodOxygen', 'steps', 'sleep']).optional(),
@@ -47,7 +47,7 @@ export const healthPageResponse = pageOf(healthReadingSchema);
 /** A device's readings over a range, for the detail charts; `Bucket` averages per hour or day. */
 export const healthSeriesRequest = z.object({
   DeviceId: optionalId,
-  Imei: z.string().trim().optional(),
+  Imei: text(15).optional(),
   StartTime: dateInput,
   EndTime: dateInput,
   Bucket: z.enum(['raw', 'hour', 'day']).default('raw'),
@@ -70,9 +70,9 @@ export const healthSeriesResponse = ok({
 
 export const healthHasDataForDeviceRequest = z.object({
   DeviceId: optionalId,
-  Imei: z.string().trim().optional(),
-  StartTime: dateInput.optional(),
-  EndTime: dateInput.optional(),
+  Imei: text(15).optional(),
+  StartTime: optionalDate,
+  EndTime: optionalDate,
 });
 export const healthHasDataForDeviceResponse = ok({
   HasData: z.boolean(),
@@ -81,7 +81,7 @@ export const healthHasDataForDeviceResponse = ok({
   LastTime: z.string().nullable(),
 });
 
-export const healthHasDataForUsersRequest = z.object({ AccountId: optionalId, Keyword: z.string().trim().optional() });
+export const healthHasDataForUsersRequest = z.object({ AccountId: optionalId, Keyword: text(64).optional() });
 export const healthHasDataForUsersResponse = ok({
   Items: z.array(
     z.object({ DeviceId: z.number(), Imei: z.string(), DeviceName: z.string(), AccountName: z.string(), LastTime: z.string().nullable() }),

@@ -3,6 +3,7 @@
 // with them. Paths are written as in the registry (calls.ts).
 import type { z } from 'zod';
 import { okEmpty } from '../envelope.js';
+import { refusingNul } from './common.js';
 import * as user from './user.js';
 import * as device from './device.js';
 import * as person from './person.js';
@@ -92,7 +93,7 @@ const catalogueSchemas = {
   '/Command/FetchCommandType': { request: catalogue.emptyRequest, response: catalogue.commandTypesResponse },
 } satisfies Record<string, CallSchema>;
 
-export const SCHEMAS = {
+const ALL_SCHEMAS = {
   ...userSchemas,
   ...deviceSchemas,
   ...catalogueSchemas,
@@ -104,9 +105,22 @@ export const SCHEMAS = {
   ...integration.integrationSchemas,
 } satisfies Record<string, CallSchema>;
 
+/** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
+const NUL_ALLOWED: Partial<Record<keyof typeof ALL_SCHEMAS, readonly string[]>> = { '/User/Login': ['LoginName'] };
+
+/** Every call's schemas; no request lets a NUL through to a handler (PostgreSQL text cannot hold it). */
+export const SCHEMAS = Object.fromEntries(
+  Object.entries(ALL_SCHEMAS).map(([path, s]) => [
+    path,
+    { request: refusingNul(s.request as z.ZodType, NUL_ALLOWED[path as keyof typeof ALL_SCHEMAS]), response: s.response },
+  ]),
+) as typeof ALL_SCHEMAS;
+
 export type CallPath = keyof typeof SCHEMAS;
 export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['request']>;
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
 export { device, person, group, fence, catalogue, role, integration };
+export * from './walk.js';
+export * from './issues.js';

@@ -8,7 +8,7 @@
 // - /Integration/Delete       delete integrations by id (all or none).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { id, optionalId } from './common.js';
+import { id, optionalId, text } from './common.js';
 
 /** The `:integration` of the ingest URL: 3 to 64 lower-case letters, digits, `-` and `_`. */
 export const INTEGRATION_NAME = /^[a-z0-9_-]{3,64}$/;
@@ -28,7 +28,7 @@ export type Integration = z.infer<typeof integrationSchema>;
 
 export const integrationListRequest = z.object({
   ...pageRequest,
-  Name: z.string().trim().max(64).optional(),
+  Name: text(64).optional(),
 });
 export const integrationListResponse = pageOf(integrationSchema);
 

@@ -2,7 +2,7 @@
 // location history and its export, and the dashboard figures.
 import { z } from 'zod';
 import { ok, pageRequest } from '../envelope.js';
-import { dateInput, optionalId } from './common.js';
+import { dateInput, int, languageTag, num, optionalId, text } from './common.js';
 
 export const deviceStatusFilter = z.enum(['all', 'online', 'offline', 'sos']).default('all');
 
@@ -33,7 +33,7 @@ export type MonitorDevice = z.infer<typeof monitorDevice>;
 
 export const monitorDevicesRequest = z.object({
   UserId: optionalId,
-  Search: z.string().trim().max(64).optional(),
+  Search: text(64).optional(),
   Status: deviceStatusFilter,
 });
 export const statusCounts = z.object({ All: z.number(), Online: z.number(), Offline: z.number(), Sos: z.number() });
@@ -61,12 +61,12 @@ export const personSummary = z.object({
   Phone: z.string(),
   Address: z.string(),
 });
-export const deviceCardRequest = z.object({ DeviceId: optionalId, Imei: z.string().optional() });
+export const deviceCardRequest = z.object({ DeviceId: optionalId, Imei: text(15).optional() });
 
 export const reverseGeocodeRequest = z.object({
-  Lat: z.coerce.number().min(-90).max(90),
-  Lon: z.coerce.number().min(-180).max(180),
-  Language: z.string().optional(),
+  Lat: num(-90, 90),
+  Lon: num(-180, 180),
+  Language: languageTag,
 });
 export const reverseGeocodeResponse = ok({
   Address: z.string(),
@@ -85,9 +85,9 @@ export type TrackPoint = z.infer<typeof trackPoint>;
 
 export const deviceTrackingRequest = z.object({
   DeviceId: optionalId,
-  Imei: z.string().optional(),
+  Imei: text(15).optional(),
   /** Trail length in minutes. */
-  Minutes: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  Minutes: int(1, 24 * 60).default(60),
 });
 export const deviceTrackingResponse = ok({
   Device: monitorDevice,
@@ -107,14 +107,14 @@ export const deviceTrackingResponse = ok({
 
 export const historyRequest = z.object({
   DeviceId: optionalId,
-  Imei: z.string().optional(),
+  Imei: text(15).optional(),
   Start: dateInput,
   End: dateInput,
   /** Most points answered; longer paths are simplified. */
-  MaxPoints: z.coerce.number().int().min(10).max(20_000).default(2000),
+  MaxPoints: int(10, 20_000).default(2000),
   /** A stop is a dwell of at least StopMinutes within StopRadius metres. */
-  StopMinutes: z.coerce.number().min(1).max(24 * 60).default(5),
-  StopRadius: z.coerce.number().min(5).max(5000).default(50),
+  StopMinutes: num(1, 24 * 60).default(5),
+  StopRadius: num(5, 5000).default(50),
 });
 export const stopSchema = z.object({
   Lat: z.number(),
@@ -137,10 +137,10 @@ export const historyResponse = ok({
 
 export const exportHistoryRequest = z.object({
   /** Devices to export; one for a single device's track. */
-  Imeis: z.array(z.string()).min(1).max(5000),
+  Imeis: z.array(text(15)).min(1, { error: 'validation.imeiRequired' }).max(5000),
   Start: dateInput,
   End: dateInput,
-  Language: z.string().optional(),
+  Language: languageTag,
 });
 export const exportHistoryResponse = ok({
   FileName: z.string(),
@@ -161,7 +161,7 @@ export const adminCountResponse = ok({
   AlarmsToday: z.number(),
 });
 
-export const analysisRequest = z.object({ UserId: optionalId, Days: z.coerce.number().int().min(1).max(90).default(7) });
+export const analysisRequest = z.object({ UserId: optionalId, Days: int(1, 90).default(7) });
 export const analysisResponse = ok({
   AlarmsByType: z.array(z.object({ Type: z.string(), Count: z.number() })),
   Health: z.object({

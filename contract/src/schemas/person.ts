@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { EMAIL, LIMITS, PHONE } from '../rules.js';
 import { imeiField } from './device.js';
+import { NO_NUL, num, optionalId, text as boundedText } from './common.js';
 
 export const GENDERS = ['man', 'woman'] as const;
 export const BLOOD_TYPES = ['A', 'B', 'AB', 'O'] as const;
@@ -31,15 +32,15 @@ export const ageField = z.preprocess(
     .max(LIMITS.ageMax, { error: 'validation.ageMax' })
     .optional(),
 );
-export const personPhone = z.preprocess(blank, z.string().trim().regex(PHONE, { error: 'validation.phoneInvalid' }).optional());
-export const personEmail = z.preprocess(blank, z.string().trim().max(128).regex(EMAIL, { error: 'validation.emailInvalid' }).optional());
+export const personPhone = z.preprocess(blank, boundedText(32).regex(PHONE, { error: 'validation.phoneInvalid' }).optional());
+export const personEmail = z.preprocess(blank, boundedText(128).regex(EMAIL, { error: 'validation.emailInvalid' }).optional());
 export const bloodTypeField = z.preprocess(
   (v) => (typeof v === 'string' ? blank(v.trim().toUpperCase()) : blank(v)),
   z.enum(BLOOD_TYPES, { error: 'device.bloodTypeInvalid' }).optional(),
 );
-const text = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).optional();
+const text = (max: number) => boundedText(max).optional();
 /** Centimetres / kilograms; empty keeps the stored value. */
-const measure = (max: number) => z.preprocess(blank, z.coerce.number({ error: 'validation.invalid' }).min(0).max(max).optional());
+const measure = (max: number) => z.preprocess(blank, num(0, max).optional());
 
 export const personSchema = z.object({
   DeviceId: z.number(),
@@ -85,11 +86,15 @@ const profileFields = {
   Height: measure(300),
   Weight: measure(500),
   /** A data: URL (image/png, jpeg, gif or webp, at most 2 MB) to upload; '' removes the avatar. */
-  Avatar: z.string().max(3 * 1024 * 1024, { error: 'device.avatarTooLarge' }).optional(),
+  Avatar: z
+    .string()
+    .refine((v) => v.length <= 3 * 1024 * 1024, { error: 'device.avatarTooLarge', params: { max: AVATAR_MAX_BYTES / 1024 / 1024 }, abort: true })
+    .regex(NO_NUL, { error: 'validation.nul' })
+    .optional(),
 };
 export const savePersonProfileRequest = z.object({ Imei: imeiField, ...profileFields });
 export const batchUpdatePersonRequest = z.object({
-  Imeis: z.array(imeiField).min(1, { error: 'validation.imeiRequired' }).max(5000),
+  Imeis: z.array(imeiField).min(1, { error: 'validation.imeiRequired' }).max(5000, { error: 'validation.tooMany' }),
   ...profileFields,
 });
 export const getPersonProfileRequest = z.object({ Imei: imeiField });
@@ -97,8 +102,8 @@ export const getPersonProfileRequest = z.object({ Imei: imeiField });
 export const personResponse = ok({ Item: personSchema });
 export const allPersonInfoRequest = z.object({
   ...pageRequest,
-  UserId: z.coerce.number().int().positive().optional(),
-  Imei: z.string().trim().max(15).optional(),
-  Name: z.string().trim().max(64).optional(),
+  UserId: optionalId,
+  Imei: boundedText(15).optional(),
+  Name: boundedText(64).optional(),
 });
 export const allPersonInfoResponse = pageOf(personSchema);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { requiredString } from '../rules.js';
-import { dateInput, id, optionalId } from './common.js';
+import { NO_NUL, flag12, id, int, optionalDate, optionalId, requiredText, text } from './common.js';
 
 /** Which alarms a company receives. */
 export const PUSH_MODELS = { all: 1, sos: 2, health: 3 } as const;
@@ -25,18 +25,21 @@ export const pushCompanySchema = z.object({
 });
 export type PushCompany = z.infer<typeof pushCompanySchema>;
 
-export const pushCompanyListRequest = z.object({ ...pageRequest, Keyword: z.string().trim().optional() });
+export const pushCompanyListRequest = z.object({ ...pageRequest, Keyword: text(100).optional() });
 export const pushCompanyListResponse = pageOf(pushCompanySchema);
 
 export const savePushCompanyRequest = z.object({
   Id: optionalId,
   AccountId: optionalId,
-  Name: requiredString('push.nameRequired').max(100, { error: 'validation.tooLong' }),
-  PushModel: z.coerce.number().int().min(1).max(3).default(1),
-  DefaultFormat: z.coerce.number().int().min(1).max(2).default(1),
-  PushUrl: requiredString('push.urlRequired').refine((v) => /^https?:\/\/[^\s]+$/i.test(v), { error: 'push.urlInvalid' }),
-  Effective: z.coerce.number().int().pipe(z.union([z.literal(1), z.literal(2)])).default(1),
-  VerificationCode: requiredString('push.codeRequired').min(8, { error: 'push.codeTooShort' }).max(128, { error: 'validation.tooLong' }),
+  Name: requiredText('push.nameRequired', 100),
+  PushModel: int(1, 3).default(1),
+  DefaultFormat: int(1, 2).default(1),
+  PushUrl: requiredText('push.urlRequired', 1024).refine((v) => /^https?:\/\/[^\s]+$/i.test(v), { error: 'push.urlInvalid' }),
+  Effective: flag12.default(1),
+  VerificationCode: requiredString('push.codeRequired')
+    .min(8, { error: 'push.codeTooShort' })
+    .max(128, { error: 'validation.tooLong' })
+    .regex(NO_NUL, { error: 'validation.nul' }),
 });
 export const savePushCompanyResponse = ok({ Id: z.number() });
 export const deletePushCompanyRequest = z.object({ Id: id });
@@ -60,11 +63,11 @@ export const pushAttemptSchema = z.object({
 });
 export const pushAttemptListRequest = z.object({
   ...pageRequest,
-  StartTime: dateInput.optional(),
-  EndTime: dateInput.optional(),
+  StartTime: optionalDate,
+  EndTime: optionalDate,
   CompanyId: optionalId,
-  Success: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(1).max(2).optional()),
-  Imei: z.string().trim().optional(),
+  Success: z.preprocess((v) => (v === '' || v === null ? undefined : v), int(1, 2).optional()),
+  Imei: text(64).optional(),
 });
 export const pushAttemptListResponse = pageOf(pushAttemptSchema);
 

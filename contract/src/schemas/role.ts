@@ -6,8 +6,8 @@
 // - /DeviceRole/AssignDevices  give devices a role (RoleId null takes it away).
 import { z } from 'zod';
 import { ok, pageOf } from '../envelope.js';
-import { LIMITS, requiredString } from '../rules.js';
-import { id, optionalId } from './common.js';
+import { LIMITS } from '../rules.js';
+import { id, optionalId, requiredText, text } from './common.js';
 import { ROLE_COLORS, ROLE_SHAPES, imeiField } from './device.js';
 
 export const MAX_DEVICE_ROLES = LIMITS.deviceRoles;
@@ -24,19 +24,19 @@ export const roleSchema = z.object({
   DeviceCount: z.number(),
   CreatedAt: z.string(),
 });
-export const roleListRequest = z.object({ UserId: optionalId, Name: z.string().trim().max(64).optional() });
+export const roleListRequest = z.object({ UserId: optionalId, Name: text(64).optional() });
 export const roleListResponse = pageOf(roleSchema);
 export const saveRoleRequest = z.object({
   RoleId: optionalId,
   UserId: optionalId,
-  Name: requiredString('device.roleNameRequired').max(64, { error: 'validation.tooLong' }),
-  Description: z.string().trim().max(256, { error: 'validation.tooLong' }).default(''),
+  Name: requiredText('device.roleNameRequired', 64),
+  Description: text(256).default(''),
   Color: z.enum(ROLE_COLORS, { error: 'device.roleColorRequired' }),
   Shape: z.enum(ROLE_SHAPES).default('circle'),
-  Icon: z.string().trim().max(256).default(''),
+  Icon: text(256).default(''),
 });
 export const saveRoleResponse = ok({ Item: roleSchema });
-export const deleteRolesRequest = z.object({ RoleIds: z.array(id).min(1, { error: 'validation.required' }) });
+export const deleteRolesRequest = z.object({ RoleIds: z.array(id).min(1, { error: 'validation.required' }).max(1000) });
 export const assignRoleRequest = z.object({
   Imeis: z.array(imeiField).min(1, { error: 'validation.imeiRequired' }).max(5000),
   RoleId: z.preprocess((v) => (v === 0 || v === '0' || v === '' ? null : v), id.nullable()),

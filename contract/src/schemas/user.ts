@@ -1,14 +1,18 @@
 // Schemas of the User area calls implemented so far (login, session, profile, login log).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { email, loginPassword, requiredString, strongPassword } from '../rules.js';
-import { flag12, id, optionalId } from './common.js';
+import { email, requiredString, strongPassword } from '../rules.js';
+import { NO_NUL, password, flag12, id, int, languageTag, optionalDate, optionalId, rawText, requiredText, text } from './common.js';
 
 export const loginRequest = z.object({
+  /**
+   * Not refused for a NUL: a name no account can have is a failed login, counted toward the
+   * lock-out like any other (the server looks no account up for it).
+   */
   LoginName: requiredString('validation.accountRequired').max(64, { error: 'validation.tooLong' }),
-  Password: loginPassword,
+  Password: password,
   /** Console language, remembered on the account for mails. */
-  Language: z.string().optional(),
+  Language: languageTag,
 });
 export const loginResponse = z.object({
   State: z.literal(0),
@@ -21,8 +25,8 @@ export const loginResponse = z.object({
 export const refreshTokenRequest = z.object({
   UserId: id,
   /** The refresh token (the spec's console posts it as AccessToken; both names are accepted). */
-  RefreshToken: z.string().optional(),
-  AccessToken: z.string().optional(),
+  RefreshToken: rawText(512).optional(),
+  AccessToken: rawText(512).optional(),
 });
 export const refreshTokenResponse = ok({
   info: z.object({ RefreshToken: z.string(), AccessToken: z.string(), ExpiresIn: z.number() }),
@@ -70,25 +74,25 @@ export const userInfoResponse = ok({ UserInfo: userInfoSchema });
 
 export const registerRequest = z
   .object({
-    LoginName: requiredString('validation.accountRequired').max(64, { error: 'validation.tooLong' }),
-    Password: loginPassword,
-    ConfirmPassword: requiredString('validation.passwordConfirmRequired'),
-    Email: email,
-    Language: z.string().optional(),
+    LoginName: requiredText('validation.accountRequired', 64),
+    Password: password,
+    ConfirmPassword: requiredText('validation.passwordConfirmRequired', 64),
+    Email: email.max(128, { error: 'validation.tooLong' }).regex(NO_NUL, { error: 'validation.nul' }),
+    Language: languageTag,
   })
   .refine((v) => v.Password === v.ConfirmPassword, { path: ['ConfirmPassword'], error: 'validation.passwordMismatch' });
 
 export const findPasswordRequest = z.object({
-  LoginName: requiredString('validation.accountRequired'),
-  Email: email,
-  Language: z.string().optional(),
+  LoginName: requiredText('validation.accountRequired', 64),
+  Email: email.max(128, { error: 'validation.tooLong' }).regex(NO_NUL, { error: 'validation.nul' }),
+  Language: languageTag,
 });
 
 export const resetPasswordRequest = z
   .object({
-    Token: requiredString(),
-    NewPassword: loginPassword,
-    ConfirmPassword: requiredString('validation.passwordConfirmRequired'),
+    Token: requiredText('validation.required', 512),
+    NewPassword: password,
+    ConfirmPassword: requiredText('validation.passwordConfirmRequired', 64),
   })
   .refine((v) => v.NewPassword === v.ConfirmPassword, { path: ['ConfirmPassword'], error: 'validation.passwordMismatch' });
 
@@ -96,40 +100,36 @@ export const changePasswordRequest = z
   .object({
     UserId: optionalId,
     Id: optionalId,
-    OldPass: requiredString('validation.oldPasswordRequired'),
+    OldPass: requiredText('validation.oldPasswordRequired', 64),
     NewPass: strongPassword,
-    RePass: z.string().optional(),
-    token: z.string().optional(),
+    RePass: rawText(64).optional(),
+    token: rawText(512).optional(),
   })
   .refine((v) => v.NewPass !== v.OldPass, { path: ['NewPass'], error: 'validation.passwordSameAsOld' })
   .refine((v) => v.RePass === undefined || v.RePass === v.NewPass, { path: ['RePass'], error: 'validation.passwordMismatch' });
 export const changePasswordResponse = z.object({ State: z.literal(0), Message: z.string() });
 
-const optionalText = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).optional();
+const optionalText = (max: number) => text(max).optional();
 export const editUserInfoRequest = z.object({
   UserId: optionalId,
   Username: optionalText(64),
   Avatar: optionalText(512),
   PageName: optionalText(64),
-  CellPhone: z
-    .string()
-    .trim()
+  CellPhone: text(32)
     .regex(/^(\+?[0-9][0-9\- ]{4,19})?$/, { error: 'validation.phoneInvalid' })
     .optional(),
-  Email: z
-    .string()
-    .trim()
+  Email: text(128)
     .regex(/^([^\s@]+@[^\s@]+\.[^\s@]+)?$/, { error: 'validation.emailInvalid' })
     .optional(),
   Address: optionalText(256),
   companyName: optionalText(128),
   Contact: optionalText(64),
   Introduction: optionalText(512),
-  Language: z.string().optional(),
-  timeZoneOffset: z.coerce.number().int().min(-720).max(840).optional(),
+  Language: languageTag,
+  timeZoneOffset: int(-720, 840).optional(),
 });
 
-export const mapLabelRequest = z.object({ UserId: optionalId, isShowMapLabel: z.coerce.number().int() });
+export const mapLabelRequest = z.object({ UserId: optionalId, isShowMapLabel: int() });
 export const fenceStatusRequest = z.object({ UserId: optionalId, IsShowMonitorFence: flag12 });
 export const sosAnimationRequest = z.object({ UserId: optionalId, switchAnimation: flag12 });
 export const batchSendCmdRequest = z.object({ UserId: optionalId, switchFunctionSendCmd: flag12 });
@@ -142,11 +142,11 @@ export const WEB_CLIENT = { ClientType: 'Web', ClientCode: 1021 } as const;
 
 export const saveLoginLogRequest = z.object({
   UserId: optionalId,
-  IPAddress: z.string().max(64).optional(),
-  Address: z.string().max(256).optional(),
-  ClientType: z.string().max(32).default(WEB_CLIENT.ClientType),
-  ClientCode: z.coerce.number().int().default(WEB_CLIENT.ClientCode),
-  ActionCode: z.coerce.number().int(),
+  IPAddress: text(64).optional(),
+  Address: text(256).optional(),
+  ClientType: text(32).default(WEB_CLIENT.ClientType),
+  ClientCode: int().default(WEB_CLIENT.ClientCode),
+  ActionCode: int(),
 });
 
 export const loginLogSchema = z.object({
@@ -163,9 +163,9 @@ export const loginLogSchema = z.object({
 export const allLoginLogRequest = z.object({
   ...pageRequest,
   UserId: optionalId,
-  ActionCode: z.coerce.number().int().optional(),
-  StartTime: z.string().optional(),
-  EndTime: z.string().optional(),
-  Keyword: z.string().optional(),
+  ActionCode: int().optional(),
+  StartTime: optionalDate,
+  EndTime: optionalDate,
+  Keyword: text(64).optional(),
 });
 export const allLoginLogResponse = pageOf(loginLogSchema);

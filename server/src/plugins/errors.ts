@@ -3,7 +3,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { State, hasMessage, httpStatusFor, translate, type FieldError } from '@wt/contract';
+import { State, fieldErrorsOf, httpStatusFor, translate, type FieldError } from '@wt/contract';
 import { AppError } from '../lib/errors.js';
 import { requestLocale } from './calls.js';
 
@@ -23,12 +23,14 @@ export default fp(
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof AppError) return send(request, reply, error.state, error.key, error.params, error.fields);
       if (hasZodFastifySchemaValidationErrors(error)) {
-        const fields: FieldError[] = error.validation.map((v) => {
-          const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(v.params?.issue && (v.params.issue as { path?: unknown[] }).path?.join('.') || '');
-          const key = hasMessage(v.message ?? '') ? v.message! : 'validation.invalid';
-          return { Field: field, Message: key };
-        });
-        return send(request, reply, State.BAD_REQUEST, 'common.validation', undefined, fields);
+        // The provider keeps each zod issue's details in `params` and its path as `instancePath`.
+        const issues = error.validation.map((v) => ({
+          ...(v.params as Record<string, unknown>),
+          code: v.keyword,
+          path: v.instancePath.split('/').slice(1).filter((k) => k !== ''),
+          message: v.message ?? '',
+        }));
+        return send(request, reply, State.BAD_REQUEST, 'common.validation', undefined, fieldErrorsOf(issues, request.body));
       }
       if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error as { type?: string }).type === 'entity.parse.failed') {
         return send(request, reply, State.BAD_REQUEST, 'common.badJson');

@@ -1,6 +1,7 @@
 // Form validation with the contract's zod schemas (the same ones the server applies). Issues carry
 // an i18n key of the `messages` namespace and its parameters.
 import type { ZodType } from 'zod';
+import { fieldErrorOf } from '@wt/contract';
 import type { Rule } from 'antd/es/form';
 import type { FormInstance } from 'antd';
 import type { TFunction } from 'i18next';
@@ -13,17 +14,17 @@ export interface FieldIssue {
 
 export type Validate<V> = (values: V) => FieldIssue[];
 
+/**
+ * Validates with a contract schema. Each issue becomes the key and parameters the server would
+ * answer for it (the limit that was crossed, the allowed options), on the form's top-level field.
+ */
 export function schemaValidator<V>(schema: ZodType): Validate<V> {
   return (values) => {
     const r = schema.safeParse(values);
     if (r.success) return [];
     return r.error.issues.map((issue) => {
-      const extra = issue as { maximum?: unknown; minimum?: unknown };
-      return {
-        field: String(issue.path[0] ?? ''),
-        key: issue.message,
-        params: { max: extra.maximum, min: extra.minimum },
-      };
+      const error = fieldErrorOf(issue, values);
+      return { field: String(issue.path[0] ?? error.Field), key: error.Message, params: error.Params ?? {} };
     });
   };
 }

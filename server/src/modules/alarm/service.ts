@@ -6,7 +6,7 @@ import type { AuthedContext } from '../../calls.js';
 import { accounts, alarmContacts, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
-import { allOf, contains, rows } from '../../lib/sql.js';
+import { allOf, contains, isUniqueViolation, rows } from '../../lib/sql.js';
 import { ALARM_TOPICS, loadThresholds } from '../../rules/alarm-engine.js';
 import { alarmTypeDescription, alarmTypeName, renderAlarmMessage } from './format.js';
 
@@ -135,13 +135,19 @@ export async function saveType(
   const [taken] = await db.select({ id: alarmTypes.id }).from(alarmTypes).where(eq(alarmTypes.code, b.Code)).limit(1);
   if (taken && taken.id !== b.Id) throw conflict('alarm.codeExists', { code: b.Code });
   let id: number;
-  if (b.Id) {
-    const [row] = await db.update(alarmTypes).set(values).where(eq(alarmTypes.id, b.Id)).returning({ id: alarmTypes.id });
-    if (!row) throw notFound();
-    id = row.id;
-  } else {
-    const [row] = await db.insert(alarmTypes).values(values).returning({ id: alarmTypes.id });
-    id = row!.id;
+  try {
+    if (b.Id) {
+      const [row] = await db.update(alarmTypes).set(values).where(eq(alarmTypes.id, b.Id)).returning({ id: alarmTypes.id });
+      if (!row) throw notFound();
+      id = row.id;
+    } else {
+      const [row] = await db.insert(alarmTypes).values(values).returning({ id: alarmTypes.id });
+      id = row!.id;
+    }
+  } catch (err) {
+    // Two saves of the same new code at once: the unique index decides, the loser hears why.
+    if (isUniqueViolation(err)) throw conflict('alarm.codeExists', { code: b.Code });
+    throw err;
   }
   ctx.deps.bus.publish(ALARM_TOPICS.typesChanged, {});
   return { State: 200 as const, Id: id };

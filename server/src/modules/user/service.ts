@@ -51,7 +51,8 @@ export async function login(ctx: CallContext, body: { LoginName: string; Passwor
   const wait = limiter.retryAfter(body.LoginName, ctx.ip);
   if (wait > 0) throw new AppError(State.TOO_MANY_REQUESTS, 'auth.tooManyAttempts', { seconds: wait });
 
-  const account = await repo.findAccountByLogin(db, body.LoginName);
+  // No account name holds NUL (text columns cannot): such a name is an unknown account, a failed login.
+  const account = body.LoginName.includes('\u0000') ? undefined : await repo.findAccountByLogin(db, body.LoginName);
   dummyHash ??= hashPassword(randomToken());
   const valid = await verifyPassword(account?.passwordHash ?? (await dummyHash), body.Password);
   if (!account || !valid) {

@@ -1,0 +1,241 @@
+// Hostile input over the whole registry: every implemented call, every field of its request schema,
+// a set of values that break naive code (beyond int4, NUL in text, impossible dates, fractions
+// where integers are meant, a huge string) and bodies of the wrong shape. Never an HTTP 500; what
+// the contract must refuse answers 400 with a Fields entry naming the field and a rendered message.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { CALLS, EXTRA_CALLS, SCHEMAS, dateInput, pipeInput, schemaLeaves, schemaType, translate, unionOptions, unwrapSchema } from '@wt/contract';
+import { allCalls } from '../src/modules/index.js';
+import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+
+const HUGE = 'x'.repeat(100_000);
+const NUL = 'a\u0000b';
+const VALUES: unknown[] = [2147483648, -2147483649, 1.5, NUL, 'garbage', '0000-01-01', '99999-01-01', -1, HUGE];
+
+type Kind = 'date' | 'int' | 'number' | 'string' | 'choice' | 'other';
+
+function kindOf(leaf: z.ZodType): Kind {
+  if (leaf === (dateInput as z.ZodType)) return 'date';
+  const t = schemaType(leaf);
+  if (t === 'pipe') return kindOf(pipeInput(leaf)!);
+  if (t === 'string') return 'string';
+  if (t === 'number') return (leaf as z.ZodNumber).isInt ? 'int' : 'number';
+  if (t === 'enum' || t === 'literal' || t === 'boolean') return 'choice';
+  if (t === 'union') {
+    const kinds = unionOptions(leaf).map(kindOf);
+    if (kinds.every((k) => k === 'choice')) return 'choice';
+    if (kinds.includes('number')) return 'number';
+    if (kinds.includes('int')) return 'int';
+  }
+  return 'other';
+}
+
+/** Whether the contract must refuse `value` in a field of this kind (bounded ids, integers, dates and texts). */
+function mustRefuse(kind: Kind, value: unknown, maxLength: number | null): boolean {
+  if (value === HUGE) return !(maxLength !== null && maxLength >= HUGE.length);
+  if (value === NUL) return true;
+  switch (kind) {
+    case 'date':
+      return value !== 2147483648;
+    case 'int':
+      return value !== -1;
+    case 'number':
+      return typeof value === 'string' || Math.abs(value as number) > 2147483647;
+    case 'string':
+      return typeof value !== 'string';
+    case 'choice':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A plausible valid value for a leaf, so the rest of the body gets past validation. */
+function sample(leaf: z.ZodType, key: string, imei: string): unknown {
+  if (leaf === (dateInput as z.ZodType)) return /end/i.test(key) ? new Date().toISOString() : '2024-01-01T00:00:00.000Z';
+  const t = schemaType(leaf);
+  if (t === 'pipe') return sample(pipeInput(leaf)!, key, imei);
+  const candidates: unknown[] =
+    t === 'string'
+      ? [
+          ...(/imei/i.test(key) ? [imei] : []),
+          ...(/mail/i.test(key) ? ['someone@example.com'] : []),
+          ...(/url/i.test(key) ? ['https://example.com/hook'] : []),
+          ...(/phone/i.test(key) ? ['13800000000'] : []),
+          'Sample1234',
+          'sample-name',
+          imei,
+          'someone@example.com',
+          '08:00',
+          'x',
+        ]
+      : t === 'number'
+        ? [1, 2, 10, 60, 0, 100, 1000]
+        : t === 'boolean'
+          ? [true]
+          : t === 'enum'
+            ? [Object.values((leaf as z.ZodEnum).enum)[0]]
+            : t === 'literal'
+              ? [(leaf as z.ZodLiteral).value]
+              : t === 'union'
+                ? unionOptions(leaf).map((o) => sample(o, key, imei))
+                : t === 'object' || t === 'record'
+                  ? [{}]
+                  : [undefined];
+  return candidates.find((c) => leaf.safeParse(c).success) ?? candidates[0];
+}
+
+function setAt(body: Record<string, unknown>, path: (string | number)[], value: unknown) {
+  let node: Record<string | number, unknown> = body;
+  path.forEach((k, i) => {
+    if (i === path.length - 1) node[k] = value;
+    else {
+      if (typeof node[k] !== 'object' || node[k] === null) node[k] = typeof path[i + 1] === 'number' ? [] : {};
+      node = node[k] as Record<string | number, unknown>;
+    }
+  });
+}
+
+function baseBody(schema: z.ZodType, imei: string): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const leaf of schemaLeaves(schema)) {
+    if (leaf.optional) continue;
+    const v = sample(leaf.schema, String(leaf.path.at(-1) === 0 ? leaf.path.at(-2) : leaf.path.at(-1)), imei);
+    if (v !== undefined) setAt(body, leaf.path, v);
+  }
+  return body;
+}
+
+interface Probe {
+  path: string;
+  field?: string;
+  value: unknown;
+  body: unknown;
+  refuse: boolean;
+}
+
+function describeValue(v: unknown) {
+  if (v === HUGE) return `"x"×${HUGE.length}`;
+  return JSON.stringify(v);
+}
+
+describe.each(databases())('hostile input over the whole registry on %s', (kind) => {
+  let p: TestPlatform;
+  let token: string;
+  let imei: string;
+  beforeAll(async () => {
+    p = await startTestPlatform(kind);
+    token = (await p.login()).token;
+    const list = await p.call('/Device/devicesByUserId', { PageCount: 1 }, token);
+    imei = list.body.Items[0].Imei;
+  });
+  afterAll(() => p?.stop());
+
+  it('answers every call with 400 naming the field for what the contract refuses, and never 500', async () => {
+    const implemented = new Set(allCalls().map((c) => c.path.toLowerCase()));
+    const schemas = SCHEMAS as Record<string, { request: z.ZodType }>;
+    const probes: Probe[] = [];
+    let validBases = 0;
+    for (const entry of [...CALLS, ...EXTRA_CALLS]) {
+      if (!implemented.has(entry.path.toLowerCase())) continue;
+      const request = schemas[entry.path]!.request;
+      const base = baseBody(request, imei);
+      if (request.safeParse(base).success) validBases += 1;
+      for (const body of [[1, 2], 'text', null]) {
+        probes.push({ path: entry.path, field: body === null ? undefined : 'body', value: body, body, refuse: body !== null });
+      }
+      for (const leaf of schemaLeaves(request)) {
+        const k = kindOf(leaf.schema);
+        const maxLength = schemaType(leaf.schema) === 'string' ? (leaf.schema as z.ZodString).maxLength : null;
+        for (const value of VALUES) {
+          const body = structuredClone(base);
+          setAt(body, leaf.path, value);
+          probes.push({ path: entry.path, field: leaf.path.join('.'), value, body, refuse: mustRefuse(k, value, maxLength) });
+        }
+      }
+    }
+
+    const failures: string[] = [];
+    const errors500 = new Map<string, number>();
+    const run = async (probe: Probe) => {
+      const res = await p.app.inject({
+        method: 'POST',
+        url: `/api${probe.path}`,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'accept-language': 'en' },
+        payload: JSON.stringify(probe.body),
+      });
+      const answer = res.json() as { Message?: string; Fields?: { Field: string; Message: string; Params?: Record<string, unknown>; Text: string }[]; Text?: string };
+      const what = `${probe.path} ${probe.field ?? '(body)'}=${describeValue(probe.value)}`;
+      if (res.statusCode >= 500) {
+        errors500.set(probe.path, (errors500.get(probe.path) ?? 0) + 1);
+        failures.push(`${what}: HTTP ${res.statusCode} ${answer.Message}`);
+        return;
+      }
+      for (const f of res.statusCode >= 400 ? (answer.Fields ?? []) : []) {
+        const placeholders = [...translate('en', f.Message).matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!);
+        if (!f.Field || !f.Text || f.Text === f.Message || placeholders.some((n) => f.Params?.[n] === undefined)) {
+          failures.push(`${what}: field error without a name or with an unfilled message ${JSON.stringify(f)}`);
+        }
+      }
+      if (!probe.refuse) return;
+      // The login counts a name with NUL as a failed login instead of refusing it up front.
+      if (probe.path === '/User/Login' && probe.field === 'LoginName' && probe.value === NUL) {
+        if (res.statusCode !== 400 || answer.Message !== 'auth.loginFailed') failures.push(`${what}: expected a failed login, got ${res.statusCode} ${answer.Message}`);
+        return;
+      }
+      if (res.statusCode !== 400 || !answer.Fields?.some((f) => f.Field === probe.field)) {
+        failures.push(`${what}: expected 400 naming ${probe.field}, got ${res.statusCode} ${answer.Message} ${JSON.stringify(answer.Fields?.map((f) => f.Field))}`);
+      }
+    };
+    for (let i = 0; i < probes.length; i += 8) await Promise.all(probes.slice(i, i + 8).map(run));
+
+    const calls500 = [...errors500.entries()].sort((a, b) => b[1] - a[1]);
+    console.log(
+      `[${kind}] ${probes.length} requests over ${implemented.size} calls: ${calls500.reduce((n, [, c]) => n + c, 0)} HTTP 500 in ${calls500.length} calls`,
+      calls500.map(([path, n]) => `\n  ${n}\t${path}`).join(''),
+    );
+    expect(failures).toEqual([]);
+    // The rest of each body is valid for nearly every call, so hostile values reach the handlers.
+    expect(validBases).toBeGreaterThan(implemented.size * 0.9);
+  }, 600_000);
+
+  it('counts a login name with NUL as a failed login, toward the lock-out of that name', async () => {
+    const name = 'admin\u0000';
+    for (let i = 0; i < 5; i++) {
+      const r = await p.call('/User/Login', { LoginName: name, Password: 'admin123' }, undefined, { 'accept-language': 'en' });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ Message: 'auth.loginFailed', Text: 'Login failed: account or password wrong' });
+      expect(r.body.Fields).toBeUndefined();
+    }
+    const locked = await p.call('/User/Login', { LoginName: name, Password: 'admin123' });
+    expect(locked.status).toBe(429);
+    expect(locked.body.Message).toBe('auth.tooManyAttempts');
+    // The real account is not the one locked, and the login log still reads.
+    expect((await p.call('/User/Login', { LoginName: 'admin', Password: 'admin123' })).body.State).toBe(0);
+    expect((await p.call('/User/allUserLoginLog', { Keyword: 'admin' }, token)).status).toBe(200);
+  });
+
+  it('answers field errors with the limit in the caller language', async () => {
+    const long = await p.call('/DeviceRole/Save', { Name: 'x'.repeat(65), Color: 'blue' }, token, { 'accept-language': 'zh-CN' });
+    expect(long.status).toBe(400);
+    expect(long.body.Fields).toEqual([{ Field: 'Name', Message: 'validation.tooLong', Params: { max: 64 }, Text: '长度不能超过 64 个字符' }]);
+    expect(long.body.Text).toBe('提交的内容有误，请检查标出的字段: Name 长度不能超过 64 个字符');
+    const big = await p.call('/User/UserInfo', { UserId: 2147483648 }, token, { 'accept-language': 'en' });
+    expect(big.body.Fields).toEqual([{ Field: 'UserId', Message: 'validation.max', Params: { max: 2147483647 }, Text: 'Must be at most 2147483647' }]);
+    const date = await p.call('/Device/allHealthDataPage', { StartTime: '0000-01-01' }, token, { 'accept-language': 'zh-TW' });
+    expect(date.body.Fields).toEqual([
+      { Field: 'StartTime', Message: 'validation.dateRange', Params: { min: '1970-01-01', max: '2100-12-31' }, Text: '日期須在 1970-01-01 到 2100-12-31 之間' },
+    ]);
+    const list = await p.call('/Device/BatchDelDevices', ['861234567890123'], token, { 'accept-language': 'en' });
+    expect(list.body.Fields).toEqual([{ Field: 'body', Message: 'validation.object', Text: 'Must be a JSON object' }]);
+    const level = await p.call('/ExceptionMessage/ExceptionType', { Level: 1.5 }, token, { 'accept-language': 'en' });
+    expect(level.body.Fields).toEqual([{ Field: 'Level', Message: 'validation.integer', Text: 'Must be a whole number' }]);
+  });
+});
+
+// Kept apart so a failure above names the values; this checks the walker reaches nested fields.
+it('walks nested fields and array elements of request schemas', () => {
+  const paths = schemaLeaves((SCHEMAS as Record<string, { request: z.ZodType }>)['/Geofence/addDeviceGeofence']!.request).map((l) => l.path.join('.'));
+  expect(paths).toEqual(expect.arrayContaining(['Name', 'Points.0.Lat', 'Points.0.Lon', 'Imei']));
+  expect(unwrapSchema(dateInput.optional()).schema).toBe(dateInput);
+});
