@@ -6,6 +6,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ColumnsType } from 'antd/es/table';
 import i18n from '../src/i18n';
+import { polyfillDom } from './dom';
 import { DataTable, normalizeFilters, type Paged, type TableQuery } from '../src/components/DataTable';
 
 interface Row {
@@ -45,22 +46,7 @@ const page = (q: TableQuery): Paged<Row> => ({ Total: ROWS.length, Items: ROWS.s
 
 beforeAll(async () => {
   await i18n.changeLanguage('en');
-  // What antd asks of the browser and jsdom lacks.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as unknown as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  polyfillDom();
 });
 afterEach(cleanup);
 
