@@ -35,7 +35,7 @@ export function viewsOf(routes: ResolvedRoute[]): string[] {
   return out;
 }
 
-type Idle = (fn: () => void) => () => void;
+export type Idle = (fn: () => void) => () => void;
 
 /** The browser's idle callback where it has one (not Safari), else a short timer. */
 const onIdle: Idle = (fn) => {
@@ -51,14 +51,17 @@ const onIdle: Idle = (fn) => {
  * Loads the given pages one after another, each when the browser is idle, starting after
  * `delayMs` (the page on screen loads its own data first). Returns a function that stops it.
  */
-export function preloadWhenIdle(views: string[], delayMs = 2_000, idle: Idle = onIdle): () => void {
+export function preloadWhenIdle(
+  views: string[],
+  { delayMs = 2_000, idle = onIdle, load = preloadView }: { delayMs?: number; idle?: Idle; load?: (view: string) => Promise<unknown> } = {},
+): () => void {
   let stopped = false;
   let cancel: () => void = () => {};
   const next = (i: number) => {
     if (stopped || i >= views.length) return;
     cancel = idle(() => {
       if (stopped) return;
-      void preloadView(views[i]).then(() => next(i + 1));
+      void load(views[i]!).then(() => next(i + 1));
     });
   };
   const timer = window.setTimeout(() => next(0), delayMs);
