@@ -36,6 +36,13 @@ function toItems(nodes: MenuNode[], t: (k: string) => string): Item[] {
 
 export const SIDEBAR_COLLAPSED_WIDTH = 64;
 
+/** A title's width in half-width characters (a Chinese character counts two): a long one gets a smaller font. */
+export function titleWidth(title: string): number {
+  let n = 0;
+  for (const ch of title) n += /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
+  return n;
+}
+
 /** The menu of the user's permitted routes, optionally under the platform logo. */
 export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation('route');
@@ -46,6 +53,7 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   const permitted = useSession((s) => s.permitted);
   const pageName = useSession((s) => s.userInfo?.PageName);
   const showLogo = useSettings((s) => s.sidebarLogo);
+  const title = pageName || t('common:appShortName');
   const menu = useMemo(() => buildMenu(permitted), [permitted]);
   const items = useMemo(() => toItems(menu, t), [menu, t]);
 
@@ -62,9 +70,9 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', width: '100%' }}>
       {showLogo && (
-        <Link to="/" className="wt-logo" title={pageName ?? ''}>
+        <Link to="/" className="wt-logo" title={title}>
           <img src={logoUrl} alt="" width={28} height={28} />
-          {!collapsed && <span className="wt-logo-title">{pageName || t('common:appShortName')}</span>}
+          {!collapsed && <span className={`wt-logo-title${titleWidth(title) > 34 ? ' long' : ''}`}>{title}</span>}
         </Link>
       )}
       <div style={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>

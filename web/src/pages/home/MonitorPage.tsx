@@ -17,6 +17,7 @@ import { useSession } from '../../stores/session';
 import { DevicePanel } from './monitor/DevicePanel';
 import { DeviceCard } from './monitor/DeviceCard';
 import { MapToolbar } from './monitor/MapToolbar';
+import { MapLegend } from './monitor/MapLegend';
 import './monitor/monitor.css';
 import { boundsOf } from '../../map/bounds';
 
@@ -107,6 +108,7 @@ export default function MonitorPage() {
           />
         </Tooltip>
         <MapToolbar />
+        <MapLegend />
         {selected !== null && <DeviceCard key={selected} deviceId={selected} onClose={() => setSelected(null)} />}
       </div>
     </div>
