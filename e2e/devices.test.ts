@@ -75,6 +75,28 @@ describe('devices console', () => {
     return roles.find((r) => r.Name === name) ?? (await callApi(page, server.url, '/DeviceRole/Save', { Name: name, Color: color, Shape: 'circle' })).Item;
   }
 
+  it('goes to page 2 on the first click, and scrolls its fixed columns under the navbar', async () => {
+    // A fresh list (a retry must not start from a table that has already been paged).
+    await page.reload();
+    const table = page.locator('[data-testid="device-table"]');
+    const firstImei = () => table.locator('tbody tr.ant-table-row [data-testid^="imei-"]').first().innerText();
+    await table.locator('tbody tr.ant-table-row').first().waitFor({ timeout: 30_000 });
+    const onFirstPage = await firstImei();
+    await table.locator('.ant-pagination-item-2').click();
+    await expect.poll(() => table.locator('.ant-pagination-item-active').innerText()).toBe('2');
+    await expect.poll(firstImei).not.toBe(onFirstPage);
+
+    // Scrolled, the fixed IMEI column passes under the navbar and tags, not over them.
+    const cell = (await table.locator('tbody tr.ant-table-row td.ant-table-cell-fix-start').first().boundingBox())!;
+    await page.mouse.move(cell.x + cell.width / 2, 500);
+    await page.mouse.wheel(0, 600);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    for (const y of [25, 65]) {
+      const onTop = await page.evaluate(([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.wt-header'), [cell.x + cell.width / 2, y]);
+      expect(onTop, `header on top at y=${y}`).toBe(true);
+    }
+  });
+
   it('lists devices with server-side paging and adds a device (model, IMEI and name required)', async () => {
     // A retry starts again from a list without the device.
     await callApi(page, server.url, '/Device/BatchDelDevices', { Imeis: [NEW_IMEI] });

@@ -171,6 +171,64 @@ describe('console shell', () => {
     await ctx.close();
   });
 
+  it('shows progress from a menu click until the page is there, leaves the dashboard without errors, and fits the monitor on a phone', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    // Logged errors too: a chart library reports what it catches on the console.
+    page.on('console', (m) => {
+      if (m.type() === 'error' || /TypeError/.test(m.text())) errors.push(m.text());
+    });
+    // The dashboard's module is held back until the test lets it through, so the page is still on
+    // its way when the screen is looked at (prefetching asks for it too, and waits with it).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/DashboardPage-[^/]*\.js$/, async (r) => {
+      await held;
+      await r.continue();
+    });
+    await login(page, server.url, 'zh-CN', 'admin', 'admin123');
+    const z = route['zh-CN'];
+
+    await page.locator('.ant-menu-item', { hasText: z.dashboard }).click();
+    await page.locator('[data-testid="nav-progress"][data-state="loading"]').waitFor();
+    await page.locator('.ant-menu-item-selected', { hasText: z.dashboard }).waitFor();
+    expect(await page.locator('.wt-tag', { hasText: z.dashboard }).count()).toBe(0);
+    await screenshot(page, 'navigation-progress-zh-CN');
+    release();
+    await page.locator('[data-testid="dashboard"][data-loaded="1"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="nav-progress"]').waitFor({ state: 'detached' });
+
+    // Leaving the dashboard hides it (kept alive); closing its tag unmounts it.
+    await nav(page, '/devices/list', z.deviceList);
+    await nav(page, '/dashboard', z.dashboard);
+    await nav(page, '/', z.monitor);
+    await page.locator('.wt-tag', { hasText: z.dashboard }).locator('.wt-tag-close').click();
+    await expect.poll(() => page.locator('.wt-tag', { hasText: z.dashboard }).count()).toBe(0);
+
+    // The monitor: the legend at 1440 px, then the map over most of a phone's screen, list below.
+    await page.locator('[data-testid="monitor"][data-loaded="1"]').waitFor({ timeout: 30_000 });
+    const legend = page.locator('[data-testid="map-legend"]');
+    await legend.locator('[data-testid="legend-sos"]').waitFor();
+    await expect.poll(() => legend.locator('[data-testid^="legend-role-"]').count()).toBeGreaterThan(0);
+    await screenshot(page, 'monitor-legend-zh-CN');
+    for (const lang of ['zh-CN', 'en'] as const) {
+      await page.evaluate((l) => localStorage.setItem('wt.locale', l), lang);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.reload();
+      await page.locator('[data-testid="monitor"][data-loaded="1"]').waitFor({ timeout: 30_000 });
+      const map = (await page.locator('.wt-monitor-map').boundingBox())!;
+      const panel = (await page.locator('.wt-monitor-panel').boundingBox())!;
+      expect(map.width).toBeGreaterThan(350);
+      expect(map.height).toBeGreaterThan(844 * 0.6);
+      expect(panel.y).toBeGreaterThanOrEqual(map.y + map.height);
+      await screenshot(page, `monitor-390-${lang}`);
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   it('changes the password, then logs out, and the new password works', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();

@@ -3,7 +3,7 @@
 // `fetch` that maps the table state to a paged call (PageNo/PageCount -> Total/Items).
 import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Space, Table, type TableProps } from 'antd';
+import { Alert, Skeleton, Space, Table, type TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../i18n/errors';
@@ -63,14 +63,17 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
   const onChange: TableProps<T>['onChange'] = (pagination, filters, sorter) => {
     const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
     const sortField = s?.order ? String(s.columnKey ?? s.field ?? '') : undefined;
+    // antd reports every filterable column, the unset ones as null: only the set ones count, so a
+    // page change with no filter chosen is not taken for a new filter (which restarts at page 1).
+    const next = normalizeFilters(filters as Record<string, Key[] | null>);
     setState((prev) => {
-      const filtersChanged = JSON.stringify(filters) !== JSON.stringify(prev.filters);
+      const filtersChanged = JSON.stringify(next) !== JSON.stringify(prev.filters);
       return {
         page: filtersChanged ? 1 : (pagination.current ?? 1),
         pageSize: pagination.pageSize ?? prev.pageSize,
         sortField: sortField || undefined,
         sortOrder: s?.order === 'ascend' ? 'asc' : s?.order === 'descend' ? 'desc' : undefined,
-        filters: filters as Record<string, Key[] | null>,
+        filters: next,
       };
     });
   };
@@ -89,6 +92,9 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
   );
 
   const rows = query.data?.Items ?? [];
+  // Until the first answer there is nothing to count: placeholder rows, neither "no data" nor a
+  // total of 0 (later loads keep the previous page on screen under the spinner).
+  const firstLoad = query.isLoading;
   return (
     <div className="data-table" data-testid={props.testId}>
       {props.toolbar ? (
@@ -102,7 +108,8 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         size={props.size ?? 'middle'}
         columns={columns}
         dataSource={rows}
-        loading={query.isFetching}
+        loading={query.isFetching && !firstLoad}
+        locale={firstLoad ? { emptyText: <Skeleton active title={false} paragraph={{ rows: 5 }} className="data-table-skeleton" /> } : undefined}
         onChange={onChange}
         scroll={props.scrollX ? { x: props.scrollX } : undefined}
         rowSelection={
@@ -110,14 +117,18 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
             ? { selectedRowKeys: props.selection.keys, onChange: (keys, selected) => props.selection!.onChange(keys, selected), preserveSelectedRowKeys: true }
             : undefined
         }
-        pagination={{
-          current: state.page,
-          pageSize: state.pageSize,
-          total: query.data?.Total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: props.pageSizes ?? [10, 20, 50, 100],
-          showTotal: (total) => t('widgets:table.total', { count: total }),
-        }}
+        pagination={
+          firstLoad
+            ? false
+            : {
+                current: state.page,
+                pageSize: state.pageSize,
+                total: query.data?.Total ?? 0,
+                showSizeChanger: true,
+                pageSizeOptions: props.pageSizes ?? [10, 20, 50, 100],
+                showTotal: (total) => t('widgets:table.total', { count: total }),
+              }
+        }
       />
     </div>
   );
@@ -126,6 +137,16 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
 /** The sort and filters of a table query as the call fields every paged list accepts. */
 export function sortParams(q: TableQuery): { SortField?: string; SortOrder?: 'asc' | 'desc' } {
   return q.sortField && q.sortOrder ? { SortField: q.sortField, SortOrder: q.sortOrder } : {};
+}
+
+/** Column filters with only the set ones, in key order: equal filters compare equal. */
+export function normalizeFilters(filters: Record<string, Key[] | null | undefined> | undefined): Record<string, Key[]> {
+  const out: Record<string, Key[]> = {};
+  for (const key of Object.keys(filters ?? {}).sort()) {
+    const v = filters![key];
+    if (v && v.length) out[key] = v;
+  }
+  return out;
 }
 
 /** The single value of a one-choice column filter, if set. */

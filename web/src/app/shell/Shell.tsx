@@ -10,6 +10,8 @@ import { Navbar } from './Navbar';
 import { TagsView } from './TagsView';
 import { SettingsDrawer } from './SettingsDrawer';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
+import { NavigationProgress } from './NavigationProgress';
+import { preloadWhenIdle, viewsOf } from '../prefetch';
 import { RealtimeProvider } from '../../realtime/RealtimeProvider';
 import { FullScreenSpin } from '../../components/FullScreenSpin';
 import { useApp, deviceOf } from '../../stores/app';
@@ -66,6 +68,10 @@ export default function Shell() {
     if (tag) useTags.getState().add(tag);
   }, [location.pathname, location.search, handle]);
 
+  // The pages the user may open are fetched while the browser is idle: a menu click then finds
+  // its page's module already there.
+  useEffect(() => preloadWhenIdle(viewsOf(permitted)), [permitted]);
+
   // Token refresh every 5 minutes while the shell is open.
   useEffect(() => {
     if (!token) return;
@@ -86,6 +92,7 @@ export default function Shell() {
 
   return (
     <Layout style={{ minHeight: '100vh' }} className={mobile ? 'wt-mobile' : undefined}>
+      <NavigationProgress />
       {mobile ? (
         <Drawer
           placement="left"

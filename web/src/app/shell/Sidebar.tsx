@@ -1,12 +1,13 @@
 import { useMemo, useState, useEffect, createElement } from 'react';
 import { Menu, type MenuProps } from 'antd';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@wt/contract';
 import { buildMenu, routeChain, type MenuNode } from '../../access';
 import { ROUTE_ICONS } from '../icons';
 import { useSession } from '../../stores/session';
 import { useSettings } from '../../stores/settings';
+import { preloadPath } from '../prefetch';
 import logoUrl from '../logo.svg';
 
 type Item = Required<MenuProps>['items'][number];
@@ -20,6 +21,8 @@ function toItems(nodes: MenuNode[], t: (k: string) => string): Item[] {
     return {
       key: n.key,
       icon,
+      // The page's module starts loading as the pointer comes over its entry.
+      onMouseEnter: n.external ? undefined : () => preloadPath(n.key),
       label: n.external ? (
         <a href={n.key} target="_blank" rel="noopener noreferrer">
           {label}
@@ -33,14 +36,24 @@ function toItems(nodes: MenuNode[], t: (k: string) => string): Item[] {
 
 export const SIDEBAR_COLLAPSED_WIDTH = 64;
 
+/** A title's width in half-width characters (a Chinese character counts two): a long one gets a smaller font. */
+export function titleWidth(title: string): number {
+  let n = 0;
+  for (const ch of title) n += /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
+  return n;
+}
+
 /** The menu of the user's permitted routes, optionally under the platform logo. */
 export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation('route');
-  const { pathname } = useLocation();
+  const location = useLocation();
   const navigate = useNavigate();
+  // The page being opened is marked at once, before it has loaded.
+  const pathname = useNavigation().location?.pathname ?? location.pathname;
   const permitted = useSession((s) => s.permitted);
   const pageName = useSession((s) => s.userInfo?.PageName);
   const showLogo = useSettings((s) => s.sidebarLogo);
+  const title = pageName || t('common:appShortName');
   const menu = useMemo(() => buildMenu(permitted), [permitted]);
   const items = useMemo(() => toItems(menu, t), [menu, t]);
 
@@ -57,11 +70,11 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', width: '100%' }}>
       {showLogo && (
-        <Link to="/" className="wt-logo" title={pageName ?? ''}>
+        <Link to="/" className="wt-logo" title={title}>
           <img src={logoUrl} alt="" width={28} height={28} />
           {!collapsed && (
-            <span className="wt-logo-title" {...(pageName ? { 'data-user-data': '' } : {})}>
-              {pageName || t('common:appShortName')}
+            <span className={`wt-logo-title${titleWidth(title) > 34 ? ' long' : ''}`} {...(pageName ? { 'data-user-data': '' } : {})}>
+              {title}
             </span>
           )}
         </Link>

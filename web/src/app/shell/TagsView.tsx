@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate, useNavigation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import CloseOutlined from '@ant-design/icons/es/icons/CloseOutlined';
+import LoadingOutlined from '@ant-design/icons/es/icons/LoadingOutlined';
 import { theme } from 'antd';
 import { LIMITS } from '@wt/contract';
 import { useTags } from '../../stores/tags';
 import { redirectPathFor, type TagNavigation, type TagView } from '../../stores/tagsLogic';
+import { preloadPath } from '../prefetch';
 
 /** The bar of visited views with its right-click menu (Refresh, Close, Close Others, Close All). */
 export function TagsView() {
@@ -14,6 +16,7 @@ export function TagsView() {
   const views = useTags((s) => s.views);
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const pending = useNavigation().location?.pathname;
   const [menu, setMenu] = useState<{ x: number; y: number; view: TagView } | null>(null);
   const barRef = useRef<HTMLDivElement>(null);
   const activeRef = useRef<HTMLAnchorElement>(null);
@@ -62,6 +65,8 @@ export function TagsView() {
                 e.preventDefault();
                 navigate(v.fullPath);
               }}
+              onMouseEnter={() => preloadPath(v.path)}
+              aria-busy={v.path === pending && !active ? true : undefined}
               onAuxClick={(e) => {
                 if (e.button === 1 && !v.affix) {
                   e.preventDefault();
@@ -76,6 +81,7 @@ export function TagsView() {
               }}
             >
               {active && <span className="wt-tag-dot" />}
+              {v.path === pending && !active && <LoadingOutlined className="wt-tag-pending" />}
               {t(`route:${v.title}`)}
               {!v.affix && (
                 <CloseOutlined

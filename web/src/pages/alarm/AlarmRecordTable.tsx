@@ -138,14 +138,6 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             render: (_, r) => <Tag color={r.Type === 5 || r.Type >= 150 ? 'red' : 'orange'}>{typeName(r.Type)}</Tag>,
           },
           {
-            key: 'Status',
-            title: t('alarm:record.status'),
-            width: 90,
-            render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'red'}>{t(`alarm:status.${r.Status}`)}</Tag>,
-          },
-          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 110 },
-          { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 145 },
-          {
             key: 'Message',
             title: t('alarm:record.message'),
             width: 200,
@@ -156,6 +148,16 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
               </span>
             ),
           },
+          {
+            key: 'Status',
+            title: t('alarm:record.status'),
+            width: 90,
+            render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'red'}>{t(`alarm:status.${r.Status}`)}</Tag>,
+          },
+          { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 150 },
+          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 130 },
+          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
+          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130 },
           {
             key: 'Position',
             title: t('alarm:record.position'),
@@ -177,8 +179,6 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
           { key: 'ConfirmedBy', title: t('alarm:record.confirmedBy'), width: 120, render: (_, r) => r.ConfirmedBy ?? '-' },
           { key: 'ConfirmedAt', title: t('alarm:record.confirmedAt'), width: 165, render: (_, r) => r.ConfirmedAt ?? '-' },
           { key: 'Remark', title: t('alarm:record.remark'), dataIndex: 'Remark', width: 160, ellipsis: true },
-          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
-          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130 },
           {
             key: 'actions',
             title: t('alarm:actions'),

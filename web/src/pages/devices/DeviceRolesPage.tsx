@@ -1,7 +1,7 @@
 // Device roles (/devices/roles): how devices are drawn on the map (colour and shape). Name and
 // colour required, at most 30 per account (SPEC §5, §8); devices are assigned to a role here.
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Radio, Select, Space, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Modal, Popconfirm, Radio, Select, Space, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { useBatchFeedback } from './dialogs/batchFeedback';
 import { showIssues, showServerFields } from './dialogs/formErrors';
 import { DEVICE_KEYS, invalidateDevices } from './queries';
 import { ROLE_HEX, RoleSwatch } from './parts';
+import { MarkerSwatch } from '../home/monitor/MapLegend';
 
 type DeviceRole = z.infer<typeof roleSchemas.roleSchema>;
 const FIELDS = ['Name', 'Description', 'Color', 'Shape'];
@@ -151,6 +152,7 @@ export default function DeviceRolesPage() {
   const [assigning, setAssigning] = useState<DeviceRole | null>(null);
   const list = useQuery({ queryKey: [...DEVICE_KEYS.roles, 'count'], queryFn: () => call('/DeviceRole/List', {}) });
   const count = list.data?.Total ?? 0;
+  const counted = list.data !== undefined;
   const full = count >= LIMITS.deviceRoles;
 
   const remove = async (r: DeviceRole) => {
@@ -165,6 +167,18 @@ export default function DeviceRolesPage() {
 
   return (
     <Card>
+      {/* A role may be red, and SOS is red too: on the map only SOS has the ring. */}
+      <Alert
+        type="info"
+        style={{ marginBottom: 12 }}
+        data-testid="roles-sos-hint"
+        title={
+          <Space size={8}>
+            <MarkerSwatch shape="circle" fill="#f5222d" sos />
+            <span>{t('monitor:legend.rolesHint')}</span>
+          </Space>
+        }
+      />
       <DataTable<DeviceRole>
         testId="role-table"
         queryKey={DEVICE_KEYS.roles}
@@ -181,7 +195,7 @@ export default function DeviceRolesPage() {
             >
               {t('devices:roles.add')}
             </Button>
-            <Typography.Text type="secondary">{t('devices:roles.count', { count, max: LIMITS.deviceRoles })}</Typography.Text>
+            {counted ? <Typography.Text type="secondary">{t('devices:roles.count', { count, max: LIMITS.deviceRoles })}</Typography.Text> : null}
           </>
         }
         columns={[

@@ -5,7 +5,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { Col, Row, Segmented, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import ReactECharts from 'echarts-for-react';
 import * as echarts from 'echarts';
 import { call } from '../../api/client';
 import { liveDevices } from '../../map/deviceStore';
@@ -13,6 +12,7 @@ import { onRefresh } from '../../realtime/events';
 import { useRealtime } from '../../realtime/store';
 import { offlineShapes } from '../../map/baseStyle';
 import './dashboard/dashboard.css';
+import { DashChart } from './dashboard/DashChart';
 import { boundsOf } from '../../map/bounds';
 import { useAlarmTypeName } from '../alarm/queries';
 
@@ -40,6 +40,7 @@ function Panel({ title, children, testId }: { title: string; children: React.Rea
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const tm = useTranslation('monitor').t;
+  const tc = useTranslation('common').t;
   const qc = useQueryClient();
   const [days, setDays] = useState(7);
   const [mapReady, setMapReady] = useState(false);
@@ -69,6 +70,8 @@ export default function DashboardPage() {
   const typeName = useAlarmTypeName();
   const c = counts.data;
   const a = analysis.data;
+  // Until the figures come the charts say so, rather than drawing zeros.
+  const loading = { text: tc('loading'), color: '#409eff', textColor: TEXT, maskColor: 'rgba(8, 20, 40, 0.4)' };
 
   const alarmsOption = useMemo(() => {
     const rows = (a?.AlarmsByType ?? []).slice(0, 10);
@@ -182,7 +185,7 @@ export default function DashboardPage() {
       <Row gutter={[12, 12]} style={{ marginTop: 12 }}>
         <Col xs={24} xl={7}>
           <Panel title={t('deviceStatus')}>
-            <ReactECharts option={statusOption} style={{ height: 250 }} notMerge />
+            <DashChart option={statusOption} style={{ height: 250 }} notMerge showLoading={!c} loadingOption={loading} />
           </Panel>
           <Panel title={t('health.title')}>
             <div className="wt-dash-health">
@@ -209,17 +212,17 @@ export default function DashboardPage() {
         </Col>
         <Col xs={24} xl={10}>
           <Panel title={t('map')} testId="dashboard-map">
-            {mapReady ? <ReactECharts option={mapOption} style={{ height: 452 }} notMerge /> : <Spin />}
+            {mapReady ? <DashChart option={mapOption} style={{ height: 452 }} notMerge showLoading={!a} loadingOption={loading} /> : <Spin />}
           </Panel>
         </Col>
         <Col xs={24} xl={7}>
           <Panel title={t('alarmsByType', { count: days })}>
-            {a && !a.AlarmsByType.length ? <div className="wt-dash-empty">{t('noAlarms')}</div> : <ReactECharts option={alarmsOption} style={{ height: 452 }} notMerge />}
+            {a && !a.AlarmsByType.length ? <div className="wt-dash-empty">{t('noAlarms')}</div> : <DashChart option={alarmsOption} style={{ height: 452 }} notMerge showLoading={!a} loadingOption={loading} />}
           </Panel>
         </Col>
       </Row>
       <Panel title={t('activity', { count: days })}>
-        <ReactECharts option={activityOption} style={{ height: 260 }} notMerge />
+        <DashChart option={activityOption} style={{ height: 260 }} notMerge showLoading={!a} loadingOption={loading} />
       </Panel>
     </div>
   );

@@ -18,6 +18,7 @@ import { DevicePanel } from './monitor/DevicePanel';
 import { DeviceCard } from './monitor/DeviceCard';
 import { MapToolbar } from './monitor/MapToolbar';
 import { AlarmSpot, DeviceAlarms, useFocusRequest, type MonitorFocus } from './monitor/AlarmFocus';
+import { MapLegend } from './monitor/MapLegend';
 import './monitor/monitor.css';
 import { boundsOf } from '../../map/bounds';
 
@@ -126,6 +127,7 @@ export default function MonitorPage() {
           />
         </Tooltip>
         <MapToolbar />
+        <MapLegend />
         {selected !== null && <DeviceCard key={selected} deviceId={selected} onClose={() => setSelected(null)} />}
         {selected !== null && <DeviceAlarms key={`alarms-${selected}-${focused ? 'focus' : ''}`} deviceId={selected} focused={focused} onClose={() => setFocus(null)} />}
       </div>

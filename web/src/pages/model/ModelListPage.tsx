@@ -2,7 +2,7 @@
 // (LBS, car location, device fence, battery, app function, health config) and app display
 // parameters. A device offers only its model's commands.
 import { useState } from 'react';
-import { Button, Card, Checkbox, Col, Form, Input, Row, Select, Space, Tag } from 'antd';
+import { Button, Card, Checkbox, Col, Form, Input, Popover, Row, Select, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -48,6 +48,21 @@ export default function ModelListPage() {
       ))}
     </Space>
   );
+  // A model may support thirty commands: the first few, the rest on demand, so the row stays short.
+  const SHOWN_COMMANDS = 6;
+  const commandTags = (items: readonly string[]) =>
+    items.length <= SHOWN_COMMANDS + 1 ? (
+      tags(items, (c) => commandName(t, c))
+    ) : (
+      <Space size={[4, 4]} wrap>
+        {tags(items.slice(0, SHOWN_COMMANDS), (c) => commandName(t, c))}
+        <Popover content={<div style={{ maxWidth: 420 }}>{tags(items, (c) => commandName(t, c))}</div>} title={t('model:model.commands')}>
+          <Tag color="blue" style={{ cursor: 'pointer' }} data-testid="more-commands">
+            +{items.length - SHOWN_COMMANDS}
+          </Tag>
+        </Popover>
+      </Space>
+    );
 
   return (
     <Card>
@@ -62,7 +77,7 @@ export default function ModelListPage() {
         queryKey={KEY}
         params={search}
         rowKey="ModelId"
-        scrollX={1500}
+        scrollX={1390}
         fetch={(q, p) => call('/Command/allModelList', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
@@ -70,23 +85,25 @@ export default function ModelListPage() {
           </Button>
         }
         columns={[
+          // Widths fit a 1440 px screen with the menu open up to the commands: the functions and
+          // app parameters come before them, so the fixed actions column never covers them.
           { key: 'Name', title: t('model:model.name'), dataIndex: 'Name', width: 140, fixed: 'left' },
-          { key: 'Type', title: t('model:model.type'), dataIndex: 'Type', width: 120 },
+          { key: 'Type', title: t('model:model.type'), dataIndex: 'Type', width: 110 },
           { key: 'Protocol', title: t('model:protocol.title'), render: (_, m) => m.ProtocolName || m.Protocol, width: 120 },
-          { key: 'Commands', title: t('model:model.commands'), render: (_, m) => tags(m.Commands, (c) => commandName(t, c)), width: 320 },
           {
             key: 'Functions',
             title: t('model:model.functions'),
             render: (_, m) => tags(catalogue.MODEL_FUNCTIONS.filter((f) => m.Functions[f]), 'model:functions'),
-            width: 260,
+            width: 180,
           },
-          { key: 'AppShowParams', title: t('model:model.appShowParams'), render: (_, m) => tags(m.AppShowParams, 'model:appShowParams'), width: 240 },
-          { key: 'DeviceCount', title: t('model:model.devices'), dataIndex: 'DeviceCount', width: 90 },
+          { key: 'AppShowParams', title: t('model:model.appShowParams'), render: (_, m) => tags(m.AppShowParams, 'model:appShowParams'), width: 200 },
+          { key: 'Commands', title: t('model:model.commands'), render: (_, m) => commandTags(m.Commands), width: 260 },
+          { key: 'DeviceCount', title: t('model:model.devices'), dataIndex: 'DeviceCount', width: 70 },
           { key: 'CreatedAt', title: t('model:createdAt'), render: (_, m) => formatDateTime(m.CreatedAt), width: 170 },
           {
             key: 'actions',
             title: t('model:actions'),
-            width: 160,
+            width: 140,
             fixed: 'right',
             render: (_, m) => (
               <RowActions

@@ -17,7 +17,9 @@ export function CommandDialog({ imei, open, onClose }: { imei: string; open: boo
   const [busy, setBusy] = useState(false);
 
   const send = async () => {
-    const v = await form.validateFields();
+    // A refused form shows its own messages; nothing is sent and nothing is left to throw.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     const params = v.code === 'UPLOAD' ? { interval: v.interval } : v.code === 'MESSAGE' ? { text: v.text } : {};
     setBusy(true);
     try {
@@ -34,7 +36,7 @@ export function CommandDialog({ imei, open, onClose }: { imei: string; open: boo
   };
 
   return (
-    <Modal open={open} title={t('command.title', { imei })} onCancel={onClose} onOk={send} confirmLoading={busy} okText={t('command.send')} destroyOnHidden>
+    <Modal open={open} title={t('command.title', { imei })} onCancel={onClose} onOk={() => void send()} confirmLoading={busy} okText={t('command.send')} destroyOnHidden>
       <Form form={form} layout="vertical" initialValues={{ code: 'FIND', interval: 10 }}>
         <Form.Item name="code" label={t('command.code')}>
           <Select options={CODES.map((c) => ({ value: c, label: commandName(t, c) }))} />
