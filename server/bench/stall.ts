@@ -13,6 +13,7 @@
 //   npm run bench:stall
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,20 +43,34 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; url:
   });
 }
 
-async function post(url: string, body: string, token?: string): Promise<{ status: number; ms: number; text: string }> {
+// Keep-alive, as browsers are: a server may then drain a refused body instead of cutting it off.
+const agent = new http.Agent({ keepAlive: true });
+
+/**
+ * POST with node:http, which hands over the answer as soon as it comes, even while the body is
+ * still being sent (a server refuses a body too large before reading it, then closes).
+ */
+function post(url: string, body: string, token?: string): Promise<{ status: number; ms: number; text: string }> {
   const t = performance.now();
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body,
-    });
-    const text = await res.text();
-    return { status: res.status, ms: performance.now() - t, text };
-  } catch (err) {
-    // A server may close the connection once it refuses a body it will not read.
-    return { status: 0, ms: performance.now() - t, text: String((err as Error).cause ?? err) };
-  }
+  return new Promise((resolve) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t, text: Buffer.concat(chunks).toString() }));
+        res.on('error', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t, text: Buffer.concat(chunks).toString() }));
+      },
+    );
+    // Only when no answer came: the write of a refused body fails once the server closes.
+    req.on('error', (err) => resolve({ status: 0, ms: performance.now() - t, text: String(err) }));
+    req.end(body);
+  });
 }
 
 const pct = (xs: number[], p: number) => {
@@ -137,6 +152,7 @@ async function main() {
       );
     }
   } finally {
+    agent.destroy();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
