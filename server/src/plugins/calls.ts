@@ -81,12 +81,14 @@ export default fp(
       if (!schemas) throw new Error(`Call ${entry.path} has a handler but no schema in the contract`);
       app.post(`/api${entry.path}`, {
         bodyLimit: LARGE_BODY_LIMITS[entry.path.toLowerCase()] ?? BODY_LIMIT,
-        onRequest:
+        // After the request rate limit (onRequest), before the body is read.
+        preParsing:
           entry.permission === 'public'
             ? undefined
-            : async (request) => {
+            : async (request, _reply, payload) => {
                 request.authUser = await authenticator.fromHeader(request.headers.authorization);
                 if (entry.permission === 'admin' && request.authUser.userType !== ADMIN_USER_TYPE) throw forbidden();
+                return payload;
               },
         schema: {
           tags,
