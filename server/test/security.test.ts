@@ -19,7 +19,7 @@ afterAll(() => agent.destroy());
  * POSTs a body announced as `declared` bytes of which only `body` is sent, and answers the response
  * as soon as it comes: a server that answers has refused the body without reading it whole.
  */
-function post(url: string, body: Buffer, opts: { declared?: number; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+function post(url: string, body: Buffer, opts: { declared?: number; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
