@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
@@ -67,6 +67,19 @@ function fakeConsole(): string {
   writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dir;
 }
+
+describe('address lists of the configuration', () => {
+  it('takes addresses, CIDR ranges and range names, none by default, and refuses anything else', () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toEqual([]);
+    expect(loadConfig({}).METRICS_ALLOW).toEqual(['loopback']);
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,loopback,fd00::/8' }).TRUSTED_PROXIES).toEqual(['10.0.0.1', '192.168.0.0/16', 'loopback', 'fd00::/8']);
+    expect(loadConfig({ METRICS_ALLOW: 'none' }).METRICS_ALLOW).toEqual([]);
+    for (const bad of ['*', 'true', '10.0.0.0/33', 'proxy.example.com']) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: bad }), bad).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+});
 
 describe.each(databases())('defences of a platform with no trusted proxy on %s', (kind) => {
   let p: TestPlatform;
