@@ -115,5 +115,9 @@ export async function screenshot(page: Page, name: string) {
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // What the server's Content Security Policy blocks breaks a page quietly: it counts as an error.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+  });
   return errors;
 }

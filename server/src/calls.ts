@@ -1,6 +1,6 @@
 // How an area declares the calls it implements. A call is a path of the contract's registry, its
 // schemas come from the contract, and its handler is a plain function of (context, parsed body).
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CallPath, Locale, SCHEMAS } from '@wt/contract';
 import type { AppDeps } from './deps.js';
@@ -23,6 +23,8 @@ export interface CallContext {
   ip: string;
   userAgent: string;
   request: FastifyRequest;
+  /** Absent where a route builds a context of its own. */
+  reply?: FastifyReply;
 }
 
 export interface AuthedContext extends CallContext {

@@ -1,5 +1,6 @@
 // Every setting, from the environment, validated at start (ARCHITECTURE.md "Configuration").
 import { z } from 'zod';
+import { addressEntryError, splitAddressList } from './lib/addresses.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
@@ -13,6 +14,17 @@ const tileUrl = z
   .string()
   .regex(/^https?:\/\//, 'must start with http:// or https://')
   .refine((v) => ['{z}', '{x}', '{y}'].every((k) => v.includes(k)), 'must contain {z}, {x} and {y}');
+
+/** A comma-separated list of IP addresses, CIDR ranges and range names (`none`: empty). */
+const addressList = z
+  .string()
+  .transform((v) => splitAddressList(v))
+  .superRefine((list, ctx) => {
+    for (const e of list) {
+      const error = addressEntryError(e);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    }
+  });
 
 const schema = z.object({
   PORT: port.default(8080),
@@ -57,6 +69,15 @@ const schema = z.object({
     .default('api,gateway,worker')
     .transform((s) => new Set(s.split(',').map((r) => r.trim()).filter(Boolean)))
     .pipe(z.set(z.enum(['api', 'gateway', 'worker']))),
+  /**
+   * Reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (addresses, CIDR ranges,
+   * loopback, linklocal, uniquelocal). Empty: the client is the socket's peer, whatever it claims.
+   */
+  TRUSTED_PROXIES: addressList.default([]),
+  /** A bearer token that opens GET /api/metrics from anywhere. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Networks GET /api/metrics answers without the token (`none`: the token only). */
+  METRICS_ALLOW: addressList.default(['loopback']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Secret for signing access tokens; generated and kept in the database when unset. */
   AUTH_SECRET: z.string().min(32).optional(),

@@ -72,14 +72,31 @@ describe.each(databases())('model catalogue on %s', (kind) => {
       const added = await q.call('/Device/addDevices', { ModelId: model.body.Item.ModelId, Imei: '861111111111111', Name: '车' }, admin);
       expect(added.body.Item).toMatchObject({ Commands: ['RESET'], Protocol: 'jt808', Model: 'T1 车载终端' });
       expect((await q.call('/Command/DelDeviceModelNew', { ModelIds: [model.body.Item.ModelId] }, admin)).body.Message).toBe('device.modelInUse');
+      // While a device uses them, the model keeps its protocol and commands, the protocol its code.
+      const ModelId = model.body.Item.ModelId;
+      const watch = (await q.call('/Command/deviceProtocolALL', {}, admin)).body.Items.find((x: { Code: string }) => x.Code === 'watch');
+      const stripped = await q.call('/Command/SaveDeviceModelNew', { ModelId, Name: 'T1 车载终端', ProtocolId: pr.body.Item.ProtocolId, Commands: [] }, admin, { 'accept-language': 'en' });
+      expect(stripped.status).toBe(409);
+      expect(stripped.body).toMatchObject({ Message: 'device.modelInUseCommands', Params: { devices: 1, codes: 'RESET' } });
+      expect(stripped.body.Text).toBe('Commands RESET cannot be removed from the model: 1 devices use it');
+      const moved = await q.call('/Command/SaveDeviceModelNew', { ModelId, Name: 'T1 车载终端', ProtocolId: watch.ProtocolId, Commands: [] }, admin);
+      expect(moved.body).toMatchObject({ State: 409, Message: 'device.modelInUseProtocol', Params: { devices: 1 } });
+      const recoded = await q.call('/Command/SaveProtocol', { ProtocolId: pr.body.Item.ProtocolId, Code: 'jt809', Name: 'JT/T 808' }, admin);
+      expect(recoded.body).toMatchObject({ State: 409, Message: 'device.protocolInUseCode', Params: { devices: 1 } });
+      expect((await q.call('/Device/DeviceDetail', { Imei: '861111111111111' }, admin)).body.Item).toMatchObject({ Commands: ['RESET'], Protocol: 'jt808' });
+      // Its name and description may change.
+      expect((await q.call('/Command/SaveProtocol', { ProtocolId: pr.body.Item.ProtocolId, Code: 'jt808', Name: 'JT/T 808-2019' }, admin)).body.State).toBe(200);
       // Renaming the model renames it on its devices.
       await q.call('/Command/SaveDeviceModelNew', { ModelId: model.body.Item.ModelId, Name: 'T2 车载终端', ProtocolId: pr.body.Item.ProtocolId, Commands: ['RESET'] }, admin);
       expect((await q.call('/Device/DeviceDetail', { Imei: '861111111111111' }, admin)).body.Item.Model).toBe('T2 车载终端');
       await q.call('/Device/BatchDelDevices', { Imeis: ['861111111111111'] }, admin);
+      // Unused, the model may drop its commands and the protocol change its code.
+      expect((await q.call('/Command/SaveDeviceModelNew', { ModelId, Name: 'T2 车载终端', ProtocolId: pr.body.Item.ProtocolId, Commands: [] }, admin)).body.Item.Commands).toEqual([]);
+      expect((await q.call('/Command/SaveProtocol', { ProtocolId: pr.body.Item.ProtocolId, Code: 'jt809', Name: 'JT/T 808' }, admin)).body.Item.Code).toBe('jt809');
       expect((await q.call('/Command/DelDeviceModelNew', { ModelIds: [model.body.Item.ModelId] }, admin)).body.State).toBe(200);
       expect((await q.call('/Command/DelCommandDictionary', { CommandIds: [cmd.body.Item.CommandId] }, admin)).body.State).toBe(200);
       expect((await q.call('/Command/DelProtocol', { ProtocolIds: [pr.body.Item.ProtocolId] }, admin)).body.State).toBe(200);
-      expect((await q.call('/Command/protocolForPaging', { Keyword: 'jt808' }, admin)).body.Total).toBe(0);
+      expect((await q.call('/Command/protocolForPaging', { Keyword: 'jt80' }, admin)).body.Total).toBe(0);
     });
 
     it('answers the option calls for a model and for a device the caller can see', async () => {

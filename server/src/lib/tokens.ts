@@ -44,3 +44,23 @@ export function randomToken(bytes = 32): string {
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
+
+/**
+ * The mark a browser keeps after logging in to an account (a random id signed for the account), so
+ * a later login from it is recognised as the owner's own source. Answers the mark's value.
+ */
+export function signKnownBrowser(secret: string, accountId: number): string {
+  const id = randomToken(12);
+  return `${id}.${b64(createHmac('sha256', secret).update(`known-browser:${accountId}:${id}`).digest())}`;
+}
+
+/** The id of a well-signed mark of this account, or null. */
+export function verifyKnownBrowser(secret: string, accountId: number, value: string | undefined): string | null {
+  if (!value) return null;
+  const dot = value.indexOf('.');
+  if (dot <= 0) return null;
+  const id = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1), 'base64url');
+  const expected = createHmac('sha256', secret).update(`known-browser:${accountId}:${id}`).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
+}

@@ -1,6 +1,9 @@
 // Registers every call of the contract's registry as POST /api/<path>. Implemented calls get their
 // zod schemas (validation, serialization, OpenAPI) and handler; the rest answer State 501 with a
 // clear message, so a client can tell "not built yet" from "wrong path".
+// A call's caller is authenticated when the request arrives, before its body is read: a request
+// without a valid token is refused without reading or parsing what it sends. Bodies are small
+// (BODY_LIMIT) except on the few calls that carry files; a larger one is refused (413) as it comes.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -13,7 +16,7 @@ import {
   resolveLocale,
   type CallEntry,
 } from '@wt/contract';
-import type { CallContext, CallDef } from '../calls.js';
+import type { AuthUser, CallContext, CallDef } from '../calls.js';
 import type { AppDeps } from '../deps.js';
 import { Authenticator } from '../lib/auth.js';
 import { AppError, forbidden } from '../lib/errors.js';
@@ -22,7 +25,23 @@ declare module 'fastify' {
   interface FastifyInstance {
     authenticator: Authenticator;
   }
+  interface FastifyRequest {
+    /** The caller of a call that needs one, set before the body is read. */
+    authUser: AuthUser | null;
+  }
 }
+
+/** Largest body of an ordinary call, in bytes (the app's default for every route). */
+export const BODY_LIMIT = 1024 * 1024;
+const MB = 1024 * 1024;
+/** Calls that carry a file, with the body their largest file needs (the contract bounds the file). */
+export const LARGE_BODY_LIMITS: Record<string, number> = {
+  // The workbook, base64: at most 14 MB of it (device.importExcelRequest).
+  '/device/batchdevicescreateuserbyexcel': 15 * MB,
+  // A wearer's avatar as a data: URL: at most 3 MB of it (person profileFields).
+  '/person/savepersonprofile': 4 * MB,
+  '/person/batchupdateperson': 4 * MB,
+};
 
 export function requestLocale(request: FastifyRequest) {
   return resolveLocale((request.headers['x-language'] as string | undefined) ?? request.headers['accept-language']);
@@ -33,6 +52,8 @@ export default fp(
     const { deps } = opts;
     const authenticator = new Authenticator(deps);
     app.decorate('authenticator', authenticator);
+    app.decorateRequest('authUser', null);
+    app.addHook('onClose', async () => authenticator.close());
 
     const byPath = new Map<string, CallDef>();
     for (const h of opts.handlers) {
@@ -42,6 +63,7 @@ export default fp(
     }
     const known = new Set([...CALLS, ...EXTRA_CALLS].map((c) => c.path.toLowerCase()));
     for (const key of byPath.keys()) if (!known.has(key)) throw new Error(`Call ${key} is not in the contract's registry`);
+    for (const key of Object.keys(LARGE_BODY_LIMITS)) if (!known.has(key)) throw new Error(`Body limit of ${key}: not a call of the registry`);
 
     const register = (entry: CallEntry) => {
       const def = byPath.get(entry.path.toLowerCase());
@@ -58,6 +80,16 @@ export default fp(
       }
       if (!schemas) throw new Error(`Call ${entry.path} has a handler but no schema in the contract`);
       app.post(`/api${entry.path}`, {
+        bodyLimit: LARGE_BODY_LIMITS[entry.path.toLowerCase()] ?? BODY_LIMIT,
+        // After the request rate limit (onRequest), before the body is read.
+        preParsing:
+          entry.permission === 'public'
+            ? undefined
+            : async (request, _reply, payload) => {
+                request.authUser = await authenticator.fromHeader(request.headers.authorization);
+                if (entry.permission === 'admin' && request.authUser.userType !== ADMIN_USER_TYPE) throw forbidden();
+                return payload;
+              },
         schema: {
           tags,
           summary: entry.note ? `${entry.path} (${entry.note})` : entry.path,
@@ -69,19 +101,16 @@ export default fp(
         preValidation: async (request) => {
           if (request.body === undefined || request.body === null) request.body = {};
         },
-        handler: async (request) => {
+        handler: async (request, reply) => {
           const ctx: CallContext = {
             deps,
-            user: null,
+            user: request.authUser,
             locale: requestLocale(request),
             ip: request.ip,
             userAgent: String(request.headers['user-agent'] ?? ''),
             request,
+            reply,
           };
-          if (entry.permission !== 'public') {
-            ctx.user = await authenticator.fromHeader(request.headers.authorization);
-            if (entry.permission === 'admin' && ctx.user.userType !== ADMIN_USER_TYPE) throw forbidden();
-          }
           return def.handler(ctx, request.body);
         },
       });

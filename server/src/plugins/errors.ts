@@ -35,6 +35,13 @@ export default fp(
       if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error as { type?: string }).type === 'entity.parse.failed') {
         return send(request, reply, State.BAD_REQUEST, 'common.badJson');
       }
+      if (error.statusCode === 413) {
+        // Refused unread. A body of a sane declared size is drained rather than cut off, so that a
+        // client still sending it reads this answer; anything else closes the connection.
+        if (Number(request.headers['content-length']) <= 32 * 1024 * 1024) reply.removeHeader('connection');
+        const max = Math.round(((request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0) / 1024 / 1024) * 100) / 100;
+        return send(request, reply, 413, 'common.bodyTooLarge', { max });
+      }
       if (error.statusCode === 429) {
         const seconds = Math.ceil(Number(reply.getHeader('retry-after') ?? 60));
         return send(request, reply, State.TOO_MANY_REQUESTS, 'common.rateLimited', { seconds });

@@ -145,6 +145,9 @@ export const catalogueCalls = [
     try {
       let id = b.ModelId;
       if (id) {
+        const [before] = await db.select().from(deviceModels).where(eq(deviceModels.id, id));
+        if (!before) throw notFound('device.modelNotFound');
+        await refuseIfModelInUse(db, before, values);
         const [u] = await db.update(deviceModels).set(values).where(eq(deviceModels.id, id)).returning({ id: deviceModels.id });
         if (!u) throw notFound('device.modelNotFound');
         // Devices carry the model's name and codec for the gateway; keep them in step.
@@ -176,6 +179,13 @@ export const catalogueCalls = [
     try {
       let id = b.ProtocolId;
       if (id) {
+        const [before] = await db.select().from(deviceProtocols).where(eq(deviceProtocols.id, id));
+        if (!before) throw notFound('device.protocolNotFound');
+        // Devices are decoded and sent commands by their protocol's code.
+        if (before.code.toLowerCase() !== b.Code.toLowerCase()) {
+          const n = await devicesUsing(db, sql`model_id IN (SELECT id FROM device_models WHERE protocol_id = ${id}) OR protocol = ${before.code.toLowerCase()}`);
+          if (n > 0) throw conflict('device.protocolInUseCode', { devices: n });
+        }
         const [u] = await db.update(deviceProtocols).set(values).where(eq(deviceProtocols.id, id)).returning({ id: deviceProtocols.id });
         if (!u) throw notFound('device.protocolNotFound');
       } else {
@@ -272,6 +282,21 @@ export const catalogueCalls = [
     Items: Object.entries(cat.COMMAND_TYPE_OF).map(([Code, Type]) => ({ Code, Type })),
   })),
 ];
+
+const devicesUsing = async (db: Db, cond: SQL) => Number(((await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM devices WHERE ${cond}`)) as [{ n: number }])[0].n);
+
+/**
+ * A model devices use keeps its protocol (their codec and commands follow it) and every command it
+ * offers (devices, scheduled and pending commands rely on them); adding commands is fine.
+ */
+async function refuseIfModelInUse(db: Db, before: typeof deviceModels.$inferSelect, after: { protocolId: number; commands: string[] }) {
+  const removed = before.commands.filter((c) => !after.commands.includes(c));
+  if (before.protocolId === after.protocolId && removed.length === 0) return;
+  const n = await devicesUsing(db, sql`model_id = ${before.id}`);
+  if (n === 0) return;
+  if (before.protocolId !== after.protocolId) throw conflict('device.modelInUseProtocol', { devices: n });
+  throw conflict('device.modelInUseCommands', { devices: n, codes: removed.join(', ') });
+}
 
 /** A command some model of the protocol offers cannot be removed or recoded under it. */
 async function refuseIfOffered(db: Db, protocolId: number, codes: string[]) {

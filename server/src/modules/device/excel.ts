@@ -2,6 +2,7 @@
 // the template the console offers for download. Every row is checked before anything is written,
 // and the writing is one transaction: a sheet is imported whole or not at all.
 import ExcelJS from 'exceljs';
+import { Piscina } from 'piscina';
 import { sql } from 'drizzle-orm';
 import { DEFAULT_LOCALE, EMAIL, IMEI, LOCALES, State, device as deviceSchemas, loginPassword, translate, type Locale } from '@wt/contract';
 import type { z } from 'zod';
@@ -24,21 +25,68 @@ const HEADER_NAMES = new Map<string, Column>(
 );
 type RowFailure = z.infer<typeof deviceSchemas.importRowFailureSchema>;
 
-/** Reads the first sheet into records keyed by the template's columns, with their sheet row numbers. */
-export async function readSheet(base64: string): Promise<{ row: number; cells: Record<Column, string> }[]> {
-  const data = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
-  const wb = new ExcelJS.Workbook();
+/** Most device rows one import takes; a larger sheet is refused, to be split. */
+export const IMPORT_MAX_ROWS = 10_000;
+/** Columns read per row (the template has 8), and characters kept per cell (beyond every field's limit). */
+const MAX_COLUMNS = 64;
+const MAX_CELL_LENGTH = 1024;
+/** Longest a workbook may take to read, and the memory its reader may use. */
+const READ_TIMEOUT_MS = 60_000;
+const READ_MEMORY_MB = 512;
+
+// Workbooks are read in a worker thread (excel-reader.worker.mjs): unzipping and parsing a large
+// one took seconds of the event loop that every device and console shares. One reader thread, a few
+// imports waiting at most; it exits when idle.
+let pool: Piscina | undefined;
+function sheetReader(): Piscina {
+  pool ??= new Piscina({
+    filename: new URL('./excel-reader.worker.mjs', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    maxQueue: 4,
+    idleTimeout: 30_000,
+    resourceLimits: { maxOldGenerationSizeMb: READ_MEMORY_MB },
+  });
+  return pool;
+}
+
+/** Stops the reader thread (the platform's shutdown). */
+export async function closeSheetReader() {
+  const p = pool;
+  pool = undefined;
+  await p?.destroy();
+}
+
+type SheetRows = { status: 'ok'; rows: { row: number; cells: string[] }[] } | { status: 'noSheet' } | { status: 'tooManyRows' };
+
+/** The non-empty rows of the first sheet, read off the event loop; refuses what cannot be read. */
+async function readSheetRows(base64: string): Promise<{ row: number; cells: string[] }[]> {
+  let r: SheetRows;
   try {
-    await wb.xlsx.load(data as unknown as ArrayBuffer);
-  } catch {
+    r = (await sheetReader().run(
+      { base64, maxRows: IMPORT_MAX_ROWS, maxColumns: MAX_COLUMNS, maxCellLength: MAX_CELL_LENGTH },
+      { signal: AbortSignal.timeout(READ_TIMEOUT_MS) },
+    )) as SheetRows;
+  } catch (err) {
+    const e = err as { message?: string; code?: string; name?: string };
+    if (/queue is at limit/i.test(e.message ?? '')) throw new AppError(State.TOO_MANY_REQUESTS, 'device.importBusy');
+    // Out of its memory, or out of time: a zip that unpacks to far more than it looks.
+    if (e.code === 'ERR_WORKER_OUT_OF_MEMORY' || e.name === 'AbortError' || e.name === 'TimeoutError') throw new AppError(State.BAD_REQUEST, 'device.importTooComplex');
     throw new AppError(State.BAD_REQUEST, 'device.importInvalidFile');
   }
-  const ws = wb.worksheets[0];
-  if (!ws) throw new AppError(State.BAD_REQUEST, 'device.importInvalidFile');
+  if (r.status === 'tooManyRows') throw new AppError(State.BAD_REQUEST, 'device.importTooManyRows', { max: IMPORT_MAX_ROWS });
+  if (r.status === 'noSheet') throw new AppError(State.BAD_REQUEST, 'device.importInvalidFile');
+  return r.rows;
+}
+
+/** Reads the first sheet into records keyed by the template's columns, with their sheet row numbers. */
+export async function readSheet(base64: string): Promise<{ row: number; cells: Record<Column, string> }[]> {
+  const sheetRows = await readSheetRows(base64);
   const header = new Map<Column, number>();
-  ws.getRow(1).eachCell((cell, col) => {
-    const c = HEADER_NAMES.get(normHeader(cell.text));
-    if (c && !header.has(c)) header.set(c, col);
+  const first = sheetRows[0]?.row === 1 ? sheetRows[0].cells : [];
+  first.forEach((text, i) => {
+    const c = HEADER_NAMES.get(normHeader(text));
+    if (c && !header.has(c)) header.set(c, i + 1);
   });
   const index = {} as Record<Column, number>;
   for (const c of COLUMNS) {
@@ -50,11 +98,11 @@ export async function readSheet(base64: string): Promise<{ row: number; cells: R
     index[c] = at ?? 0;
   }
   const out: { row: number; cells: Record<Column, string> }[] = [];
-  ws.eachRow({ includeEmpty: false }, (r, n) => {
-    if (n === 1) return;
-    const cells = Object.fromEntries(COLUMNS.map((c) => [c, index[c] ? r.getCell(index[c]).text.trim() : ''])) as Record<Column, string>;
-    if (COLUMNS.some((c) => cells[c] !== '')) out.push({ row: n, cells });
-  });
+  for (const r of sheetRows) {
+    if (r.row === 1) continue;
+    const cells = Object.fromEntries(COLUMNS.map((c) => [c, index[c] ? (r.cells[index[c] - 1] ?? '').trim() : ''])) as Record<Column, string>;
+    if (COLUMNS.some((c) => cells[c] !== '')) out.push({ row: r.row, cells });
+  }
   return out;
 }
 

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { defineCall } from '../../calls.js';
 import type { AppDeps } from '../../deps.js';
 import * as service from './service.js';
-import { importExcel, importTemplate } from './excel.js';
+import { closeSheetReader, importExcel, importTemplate } from './excel.js';
 import { requestLocale } from '../../plugins/calls.js';
 import { AVATAR_DIR, AVATAR_NAME, avatarMime } from '../person/avatar.js';
 
@@ -31,6 +31,8 @@ export const deviceCalls = [
  * GET /api/uploads/avatars/<name>: wearer avatars; names are random, unguessable file names.
  */
 export const deviceFileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  // The import's workbook reader thread ends with the app.
+  app.addHook('onClose', closeSheetReader);
   app.get('/api/device/import-template.xlsx', async (req, reply) => {
     const buf = await importTemplate(deps.database.db, requestLocale(req));
     return reply

@@ -1,5 +1,6 @@
 // Queries of the user area.
 import { and, desc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { LOG_ACTIONS } from '@wt/contract';
 import type { Db } from '../../db/client.js';
 import { accounts, loginLogs, passwordResets, permissionSets, sessions } from '../../db/schema/index.js';
 import { ownedBySubtree } from '../../lib/scope.js';
@@ -55,6 +56,16 @@ export async function revokeSessions(db: Db, accountId: number, exceptSessionId?
     ? and(eq(sessions.accountId, accountId), sql`${sessions.id} <> ${exceptSessionId}`, sql`${sessions.revokedAt} IS NULL`)
     : and(eq(sessions.accountId, accountId), sql`${sessions.revokedAt} IS NULL`);
   await db.update(sessions).set({ revokedAt: new Date() }).where(cond);
+}
+
+/** Whether the account logged in successfully from this address within the last `days` days. */
+export async function loggedInFrom(db: Db, accountId: number, ip: string, days: number) {
+  const [row] = await db
+    .select({ id: loginLogs.id })
+    .from(loginLogs)
+    .where(and(eq(loginLogs.accountId, accountId), gte(loginLogs.createdAt, new Date(Date.now() - days * 86_400_000)), eq(loginLogs.ip, ip), eq(loginLogs.actionCode, LOG_ACTIONS.LOGIN)))
+    .limit(1);
+  return !!row;
 }
 
 export async function insertLoginLog(db: Db, row: typeof loginLogs.$inferInsert) {

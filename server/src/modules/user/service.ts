@@ -16,7 +16,7 @@ import { AppError, conflict, tokenInvalid } from '../../lib/errors.js';
 import { ipLocationIn, ipLocationText } from '../../lib/iplocation.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { accountInScope, type AccountRow } from '../../lib/scope.js';
-import { randomToken, sha256, signAccessToken } from '../../lib/tokens.js';
+import { randomToken, sha256, signAccessToken, signKnownBrowser, verifyKnownBrowser } from '../../lib/tokens.js';
 import * as repo from './repo.js';
 import { REALTIME_TOPICS, type SessionsEndedEvent } from '../../realtime/topics.js';
 
@@ -45,23 +45,54 @@ export async function log(ctx: CallContext, account: Pick<AccountRow, 'id' | 'lo
   });
 }
 
+/** Cookie a browser keeps per account it logged in to; sent back to the login call only. */
+const KNOWN_BROWSER_COOKIE = (accountId: number) => `wt_known_${accountId}`;
+const KNOWN_BROWSER_DAYS = 180;
+
+/**
+ * Where a login attempt comes from, for the failure counts: the account's own browser (its signed
+ * mark) or else the address. `known` says whether the account logged in from there before.
+ */
+async function loginSource(ctx: CallContext, account: AccountRow | undefined) {
+  const browser = account ? verifyKnownBrowser(ctx.deps.authSecret, account.id, ctx.request.cookies?.[KNOWN_BROWSER_COOKIE(account.id)]) : null;
+  if (browser) return { key: `browser:${browser}`, known: async () => true };
+  return {
+    key: `address:${ctx.ip}`,
+    known: async () => !!account && (await repo.loggedInFrom(ctx.deps.database.db, account.id, ctx.ip, KNOWN_BROWSER_DAYS)),
+  };
+}
+
 export async function login(ctx: CallContext, body: { LoginName: string; Password: string; Language?: string }) {
   const { db } = ctx.deps.database;
   const limiter = ctx.deps.loginLimiter;
-  const wait = limiter.retryAfter(body.LoginName, ctx.ip);
-  if (wait > 0) throw new AppError(State.TOO_MANY_REQUESTS, 'auth.tooManyAttempts', { seconds: wait });
-
   // No account name holds NUL (text columns cannot): such a name is an unknown account, a failed login.
   const account = body.LoginName.includes('\u0000') ? undefined : await repo.findAccountByLogin(db, body.LoginName);
+  const source = await loginSource(ctx, account);
+  // A source's own failures lock it; the account's failures from everywhere lock unknown sources
+  // only, so a stranger's guessing does not lock the owner out.
+  let wait = limiter.sourceWait(body.LoginName, source.key);
+  if (!wait) {
+    const accountWait = limiter.accountWait(body.LoginName);
+    if (accountWait > 0 && !(await source.known())) wait = accountWait;
+  }
+  if (wait > 0) throw new AppError(State.TOO_MANY_REQUESTS, 'auth.tooManyAttempts', { seconds: wait });
+
   dummyHash ??= hashPassword(randomToken());
   const valid = await verifyPassword(account?.passwordHash ?? (await dummyHash), body.Password);
   if (!account || !valid) {
-    limiter.fail(body.LoginName, ctx.ip);
+    limiter.fail(body.LoginName, source.key);
     if (account) await log(ctx, account, LOG_ACTIONS.LOGIN_FAILED);
     throw new AppError(State.BAD_REQUEST, 'auth.loginFailed');
   }
   if (account.disabled) throw new AppError(State.FORBIDDEN, 'auth.accountDisabled');
-  limiter.succeed(body.LoginName, ctx.ip);
+  limiter.succeed(body.LoginName, source.key);
+  ctx.reply?.setCookie(KNOWN_BROWSER_COOKIE(account.id), signKnownBrowser(ctx.deps.authSecret, account.id), {
+    path: '/api/User/Login',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.request.protocol === 'https',
+    maxAge: KNOWN_BROWSER_DAYS * 24 * 3600,
+  });
 
   const refresh = randomToken();
   const expires = new Date(Date.now() + ctx.deps.config.REFRESH_TOKEN_TTL * 1000);
@@ -96,6 +127,7 @@ export async function refresh(ctx: CallContext, body: { UserId: number; RefreshT
     if (stolen) {
       await db.update(repo.sessions).set({ revokedAt: new Date() }).where(eq(repo.sessions.id, stolen.id));
       ctx.request.server.authenticator.forget(stolen.id);
+      ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: stolen.accountId, sessionId: stolen.id } satisfies SessionsEndedEvent);
     }
     throw new AppError(State.TOKEN_INVALID, 'auth.refreshInvalid');
   }
