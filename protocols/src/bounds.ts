@@ -85,9 +85,12 @@ function intIn(v: unknown, range: Range): number | undefined {
 }
 
 // NUL (refused by PostgreSQL in text and jsonb) and lone UTF-16 surrogates (refused in jsonb).
+// Control characters are what these expressions are about.
+/* eslint-disable no-control-regex */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const CONTROLS = /[\u0000-\u001f\u007f]/g;
 const NEEDS_WORK = /[\u0000-\u001f\u007f\uD800-\uDFFF]/;
+/* eslint-enable no-control-regex */
 
 /**
  * Text that any text or jsonb column takes: no NUL, no lone surrogate, at most `max` characters.

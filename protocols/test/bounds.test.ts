@@ -28,7 +28,7 @@ function expectStorable(m: DeviceMessage, now: number): void {
     expect(t.getTime()).toBeLessThanOrEqual(now + DEVICE_LIMITS.futureMs);
   }
   const s = m.status ?? {};
-  if (s.battery !== undefined) expect(s.battery).toBeGreaterThanOrEqual(0), expect(s.battery).toBeLessThanOrEqual(100);
+  if (s.battery !== undefined) expect(s.battery >= 0 && s.battery <= 100, `battery ${s.battery}`).toBe(true);
   if (s.steps !== undefined) expect(Number.isInteger(s.steps) && s.steps <= 2 ** 31 - 1).toBe(true);
   if (m.health?.steps !== undefined) expect(Number.isInteger(m.health.steps) && m.health.steps <= 2 ** 31 - 1).toBe(true);
   if (m.fix?.satellites !== undefined) expect(m.fix.satellites).toBeLessThanOrEqual(255);
