@@ -12,6 +12,7 @@ import type { DeviceMessage } from '@wt/protocols';
 import type { Database, QueryFn } from '../db/client.js';
 import type { DeviceRef } from './directory.js';
 import { RateLimitedLog, type Metrics } from './metrics.js';
+import { codeOfDeviceAlarm } from '../rules/alarm-rules.js';
 import { boundDouble, boundInt, boundJson, boundReal, boundSmallint, boundText, boundTime } from './bounds.js';
 import { mergeMessage, newDelta, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
 
@@ -55,8 +56,11 @@ const POSITIONS_SQL = `INSERT INTO positions (device_id, time, received_at, lat,
 SELECT d, t, r, la, lo, v, s, c, al, ac, sa, ce, wi, at FROM json_to_recordset($1::json)
   AS x(d int, t timestamptz, r timestamptz, la float8, lo float8, v bool, s real, c real, al real, ac real, sa smallint, ce jsonb, wi jsonb, at jsonb)`;
 
-const HEALTH_SQL = `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, hrv, steps, distance, calories, uv, sleep)
-SELECT d, t, r, hr, sy, di, bt, wt, bo, hv, st, ds, ca, uv, sl FROM json_to_recordset($1::json)
+// A reading with a measure the thresholds check is left pending for the alarm engine, which
+// evaluates it (live, or on its replay after a restart) in the transaction of its alarms.
+const HEALTH_SQL = `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, hrv, steps, distance, calories, uv, sleep, pending)
+SELECT d, t, r, hr, sy, di, bt, wt, bo, hv, st, ds, ca, uv, sl,
+  (hr IS NOT NULL OR sy IS NOT NULL OR di IS NOT NULL OR bt IS NOT NULL OR wt IS NOT NULL OR bo IS NOT NULL) FROM json_to_recordset($1::json)
   AS x(d int, t timestamptz, r timestamptz, hr real, sy real, di real, bt real, wt real, bo real, hv real, st int, ds real, ca real, uv real, sl jsonb)`;
 
 // The common batch (positions, health readings, state; no events, no command replies) is one
@@ -79,8 +83,10 @@ function copyValue(v: unknown): string {
   return /[\\\n\r\t]/.test(text) ? text.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t')) : text;
 }
 
-const EVENTS_SQL = `INSERT INTO device_events (id, device_id, time, received_at, kind, payload)
-SELECT i, d, t, r, k, p FROM json_to_recordset($1::json) AS x(i bigint, d int, t timestamptz, r timestamptz, k text, p jsonb)`;
+// An alarm that raises an alarm record is left pending for the alarm engine, which clears it in the
+// transaction that writes the record and its partner pushes: acknowledged means it will be raised.
+const EVENTS_SQL = `INSERT INTO device_events (id, device_id, time, received_at, kind, payload, pending)
+SELECT i, d, t, r, k, p, coalesce(pe, false) FROM json_to_recordset($1::json) AS x(i bigint, d int, t timestamptz, r timestamptz, k text, p jsonb, pe bool)`;
 
 // The reply answers the oldest command sent with that keyword; binary protocols whose replies do
 // not name the command (GT06 texts) fall back to the oldest sent command of the device.
@@ -278,7 +284,7 @@ export class BatchWriter {
   private prepare(items: WriteItem[]) {
     const positions: Record<(typeof POSITION_KEYS)[number], unknown>[] = [];
     const health: unknown[] = [];
-    const events: { d: number; t: string; r: string; k: string; p: unknown; item: WriteItem }[] = [];
+    const events: { d: number; t: string; r: string; k: string; p: unknown; item: WriteItem; pe?: boolean }[] = [];
     const replies: WriteItem[] = [];
     const deltas = new Map<number, StateDelta>();
 
@@ -328,7 +334,7 @@ export class BatchWriter {
       }
       for (const a of msg.alarms ?? []) {
         const f = msg.fix;
-        events.push({ d: ref.id, t, r, k: boundText(a, 64)!, item: it, p: boundJson({ type: msg.type, ...(f ? { lat: f.lat, lon: f.lon, valid: f.valid } : {}), ...(msg.status ? { status: msg.status } : {}) }) });
+        events.push({ d: ref.id, t, r, k: boundText(a, 64)!, item: it, pe: codeOfDeviceAlarm(a) !== null, p: boundJson({ type: msg.type, ...(f ? { lat: f.lat, lon: f.lon, valid: f.valid } : {}), ...(msg.status ? { status: msg.status } : {}) }) });
       }
       if (msg.kind === 'login') events.push({ d: ref.id, t, r, k: 'login', item: it, p: boundJson({ type: msg.type, ...(msg.attributes ?? {}) }) });
       if (msg.kind === 'beacon' && msg.beacon) events.push({ d: ref.id, t, r, k: 'beacon', item: it, p: boundJson(msg.beacon) });
@@ -366,7 +372,7 @@ export class BatchWriter {
           list.push(id);
           alarmIds.set(e.item, list);
         }
-        return { i: id, d: e.d, t: e.t, r: e.r, k: e.k, p: e.p };
+        return { i: id, d: e.d, t: e.t, r: e.r, k: e.k, p: e.p, pe: e.pe };
       });
       await query(EVENTS_SQL, [JSON.stringify(rows)]);
     }

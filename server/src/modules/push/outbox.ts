@@ -5,6 +5,7 @@
 // the attempt, and retries failures with exponential backoff.
 import { createHmac } from 'node:crypto';
 import { formatDateTime } from '@wt/contract';
+import type { QueryFn } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { backoffMs, pathIdsUpward } from '../../rules/alarm-rules.js';
 
@@ -59,9 +60,12 @@ function bodyFor(format: number, a: PushAlarm): string {
   });
 }
 
-/** Queues an alarm for every effective company of the device's account or an account above it. */
-export async function enqueuePush(deps: AppDeps, alarm: PushAlarm): Promise<number> {
-  const companies = await deps.database.query<Row>(
+/**
+ * Queues an alarm for every effective company of the device's account or an account above it.
+ * `query` is the transaction that writes the alarm: the alarm and its pushes commit together.
+ */
+export async function enqueuePush(deps: AppDeps, alarm: PushAlarm, query: QueryFn = (text, params) => deps.database.query(text, params)): Promise<number> {
+  const companies = await query<Row>(
     `SELECT id, push_url AS "url", push_model AS "model", default_format AS "format" FROM push_companies
       WHERE effective = 1 AND account_id = ANY($1::int[])`,
     [pathIdsUpward(alarm.device.accountPath)],
@@ -69,7 +73,7 @@ export async function enqueuePush(deps: AppDeps, alarm: PushAlarm): Promise<numb
   let n = 0;
   for (const c of companies) {
     if (!wants(Number(c.model), alarm.category)) continue;
-    await deps.database.query(`INSERT INTO push_outbox (company_id, alarm_id, imei, url, body) VALUES ($1, $2, $3, $4, $5)`, [
+    await query(`INSERT INTO push_outbox (company_id, alarm_id, imei, url, body) VALUES ($1, $2, $3, $4, $5)`, [
       c.id,
       alarm.alarmId,
       alarm.device.imei,
