@@ -80,7 +80,7 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
 const exited = (child: ChildProcess) =>
   new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
 
-async function call<T = any>(url: string, p: string, body: unknown, token?: string): Promise<T> {
+async function call<T = Record<string, unknown>>(url: string, p: string, body: unknown, token?: string): Promise<T> {
   const res = await fetch(`${url}/api${p}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
