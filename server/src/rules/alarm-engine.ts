@@ -268,12 +268,17 @@ export class AlarmEngine {
       const rows = await q(
         `SELECT e.id, e.kind, e.time, e.received_at AS "receivedAt", e.payload, d.id AS "deviceId", d.imei, d.name,
                 d.account_id AS "accountId", a.path AS "accountPath", d.protocol
-           FROM device_events e JOIN devices d ON d.id = e.device_id JOIN accounts a ON a.id = d.account_id
+           FROM device_events e LEFT JOIN devices d ON d.id = e.device_id LEFT JOIN accounts a ON a.id = d.account_id
           WHERE e.pending AND e.received_at < now() - make_interval(secs => $1) ORDER BY e.id LIMIT $2`,
         [settleSeconds, REPLAY_BATCH],
       );
       for (const r of rows) {
         if (this.stopped) break;
+        // Written for a device deleted meanwhile: nothing to raise.
+        if (r.deviceId === null) {
+          await q(`UPDATE device_events SET pending = false WHERE id = $1`, [r.id]);
+          continue;
+        }
         const payload = (r.payload ?? {}) as { lat?: number; lon?: number; valid?: boolean };
         const e: AlarmEvent = {
           ...refOf(r),
@@ -291,15 +296,20 @@ export class AlarmEngine {
     }
     for (let more = true; more && !this.stopped; ) {
       const rows = await q(
-        `SELECT h.device_id AS "deviceId", h.time, h.received_at AS "receivedAt", d.imei, d.name, d.account_id AS "accountId", a.path AS "accountPath"
+        `SELECT h.device_id AS "readingDevice", h.time, h.received_at AS "receivedAt", d.id AS "deviceId", d.imei, d.name,
+                d.account_id AS "accountId", a.path AS "accountPath"
            FROM (SELECT DISTINCT device_id, time, received_at FROM health_readings
                   WHERE pending AND received_at < now() - make_interval(secs => $1) LIMIT $2) h
-           JOIN devices d ON d.id = h.device_id JOIN accounts a ON a.id = d.account_id
+           LEFT JOIN devices d ON d.id = h.device_id LEFT JOIN accounts a ON a.id = d.account_id
           ORDER BY h.received_at`,
         [settleSeconds, REPLAY_BATCH],
       );
       for (const r of rows) {
         if (this.stopped) break;
+        if (r.deviceId === null) {
+          await q(`UPDATE health_readings SET pending = false WHERE device_id = $1 AND pending`, [r.readingDevice]);
+          continue;
+        }
         await this.handleReadings(refInfo(r), new Date(r.time as string).toISOString(), new Date(r.receivedAt as string).toISOString());
       }
       seen += rows.length;
