@@ -126,10 +126,18 @@ const ALARM_KINDS = new Set<AlarmKind>(['sos', 'lowBattery', 'fenceIn', 'fenceOu
 const SLEEP_STAGES = new Set(['awake', 'light', 'deep']);
 const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
 
-/** Sets o[k] to v, or removes k when v is undefined. */
+/** Sets o[k] to v, or removes k when v is undefined; writes nothing when it is already so. */
 function put<T extends object, K extends keyof T>(o: T, k: K, v: T[K] | undefined): void {
   if (v === undefined) delete o[k];
-  else o[k] = v;
+  else if (o[k] !== v) o[k] = v;
+}
+
+/** Keeps o[k] when it is a number in range (an integer when `integer`), else rounds it or drops it. */
+function keep<T extends object>(o: T, k: keyof T, range: Range, integer = false): void {
+  const v = o[k] as unknown;
+  if (v === undefined) return;
+  if (typeof v === 'number' && v >= range[0] && v <= range[1] && (!integer || Number.isInteger(v))) return;
+  put(o, k, (integer ? intIn(v, range) : inRange(v, range)) as T[keyof T] | undefined);
 }
 
 function boundFix(f: Fix, now: number, msg: DeviceMessage): Fix | undefined {
@@ -142,12 +150,12 @@ function boundFix(f: Fix, now: number, msg: DeviceMessage): Fix | undefined {
     // Where the device was is still true; when is our receive time.
     f.time = msg.time && boundTime(msg.time, now) ? msg.time : new Date(now);
   }
-  f.valid = f.valid === true;
-  if (f.speed !== undefined) put(f, 'speed', inRange(f.speed, L.speed));
-  if (f.course !== undefined) put(f, 'course', inRange(f.course, L.course));
-  if (f.altitude !== undefined) put(f, 'altitude', inRange(f.altitude, L.altitude));
-  if (f.accuracy !== undefined) put(f, 'accuracy', inRange(f.accuracy, L.accuracy));
-  if (f.satellites !== undefined) put(f, 'satellites', intIn(f.satellites, L.satellites));
+  if (f.valid !== true && f.valid !== false) f.valid = false;
+  keep(f, 'speed', L.speed);
+  keep(f, 'course', L.course);
+  keep(f, 'altitude', L.altitude);
+  keep(f, 'accuracy', L.accuracy);
+  keep(f, 'satellites', L.satellites, true);
   return f;
 }
 
@@ -156,7 +164,14 @@ function noteDeviceTime(msg: DeviceMessage, d: unknown): void {
   if (d instanceof Date && Number.isFinite(d.getTime())) (msg.attributes ??= {}).deviceTime = d.toISOString();
 }
 
+const cellOk = (c: CellTower) =>
+  !!c && inRange(c.mcc, L.mcc) !== undefined && inRange(c.mnc, L.mnc) !== undefined && inRange(c.lac, L.lac) !== undefined &&
+  inRange(c.cid, L.cid) !== undefined && Number.isInteger(c.mcc) && Number.isInteger(c.mnc) && Number.isInteger(c.lac) &&
+  Number.isInteger(c.cid) && (c.rssi === undefined || (Number.isInteger(c.rssi) && inRange(c.rssi, L.rssi) !== undefined));
+
 function boundCells(cells: CellTower[]): CellTower[] | undefined {
+  // The common case, every tower already in range, keeps the list as it is.
+  if (cells.length && cells.length <= L.cells && cells.every(cellOk)) return cells;
   const out: CellTower[] = [];
   for (const c of cells.slice(0, L.cells)) {
     if (!c || typeof c !== 'object') continue;
@@ -173,7 +188,12 @@ function boundCells(cells: CellTower[]): CellTower[] | undefined {
   return out.length ? out : undefined;
 }
 
+const wifiOk = (w: WifiAccessPoint) =>
+  !!w && typeof w.mac === 'string' && MAC.test(w.mac) && (w.rssi === undefined || (Number.isInteger(w.rssi) && inRange(w.rssi, L.rssi) !== undefined)) &&
+  (w.ssid === undefined || (typeof w.ssid === 'string' && w.ssid !== '' && w.ssid.length <= L.ssid && !NEEDS_WORK.test(w.ssid)));
+
 function boundWifi(list: WifiAccessPoint[]): WifiAccessPoint[] | undefined {
+  if (list.length && list.length <= L.wifi && list.every(wifiOk)) return list;
   const out: WifiAccessPoint[] = [];
   for (const w of list.slice(0, L.wifi)) {
     if (!w || typeof w.mac !== 'string') continue;
@@ -192,11 +212,11 @@ function boundWifi(list: WifiAccessPoint[]): WifiAccessPoint[] | undefined {
 }
 
 function boundStatus(s: DeviceStatus): DeviceStatus | undefined {
-  if (s.battery !== undefined) put(s, 'battery', inRange(s.battery, L.battery));
-  if (s.power !== undefined) put(s, 'power', inRange(s.power, L.power));
-  if (s.signal !== undefined) put(s, 'signal', inRange(s.signal, L.signal));
-  if (s.steps !== undefined) put(s, 'steps', intIn(s.steps, L.steps));
-  if (s.tumbles !== undefined) put(s, 'tumbles', intIn(s.tumbles, L.tumbles));
+  keep(s, 'battery', L.battery);
+  keep(s, 'power', L.power);
+  keep(s, 'signal', L.signal);
+  keep(s, 'steps', L.steps, true);
+  keep(s, 'tumbles', L.tumbles, true);
   if (s.charging !== undefined && typeof s.charging !== 'boolean') delete s.charging;
   if (s.ignition !== undefined && typeof s.ignition !== 'boolean') delete s.ignition;
   return s;
@@ -217,9 +237,7 @@ const HEALTH_RANGES: [Exclude<keyof HealthReading, 'sleep'>, Range, boolean][] =
 ];
 
 function boundHealth(h: HealthReading): HealthReading | undefined {
-  for (const [k, range, integer] of HEALTH_RANGES) {
-    if (h[k] !== undefined) put(h, k, integer ? intIn(h[k], range) : inRange(h[k], range));
-  }
+  for (const [k, range, integer] of HEALTH_RANGES) keep(h, k, range, integer);
   if (h.sleep !== undefined) {
     const sleep = Array.isArray(h.sleep)
       ? h.sleep
@@ -229,7 +247,8 @@ function boundHealth(h: HealthReading): HealthReading | undefined {
       : [];
     put(h, 'sleep', sleep.length ? sleep : undefined);
   }
-  return Object.keys(h).length ? h : undefined;
+  for (const _ in h) return h;
+  return undefined;
 }
 
 function boundBeacon(b: BeaconScan): BeaconScan | undefined {
@@ -251,12 +270,28 @@ function boundBeacon(b: BeaconScan): BeaconScan | undefined {
     }
     put(b, 'beacons', out.length ? out : undefined);
   }
-  for (const k of ['x', 'y', 'z'] as const) if (b[k] !== undefined) put(b, k, inRange(b[k], L.coordinate));
+  for (const k of ['x', 'y', 'z'] as const) keep(b, k, L.coordinate);
   if (b.gatewayId !== undefined) put(b, 'gatewayId', typeof b.gatewayId === 'string' ? cleanText(b.gatewayId, L.identity, { controls: false }) || undefined : undefined);
   return b;
 }
 
+function attributesOk(a: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (++n > L.attributes || k === '' || k.length > L.key || NEEDS_WORK.test(k)) return false;
+    const v = a[k];
+    if (typeof v === 'string') {
+      if (v.length > L.attribute || (NEEDS_WORK.test(v) && cleanText(v, L.attribute) !== v)) return false;
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return false;
+    } else if (typeof v !== 'boolean') return false;
+  }
+  return n > 0;
+}
+
 function boundAttributes(a: Record<string, unknown>): DeviceMessage['attributes'] {
+  // The common case (a few numbers and short words) keeps the object as it is.
+  if (attributesOk(a)) return a as DeviceMessage['attributes'];
   const out: NonNullable<DeviceMessage['attributes']> = {};
   let n = 0;
   for (const [rawKey, v] of Object.entries(a)) {
