@@ -4,7 +4,16 @@
 // rest of the message is kept. A message whose identity itself is unusable is dropped. The limits
 // are physical ones, never tighter than a real device; they also keep every value inside the
 // column it is stored in (real, smallint, int, timestamptz, text and jsonb without NUL).
-import type { AlarmKind, BeaconScan, CellTower, DeviceMessage, DeviceStatus, Fix, HealthReading, WifiAccessPoint } from './types.js';
+import type {
+  AlarmKind,
+  BeaconScan,
+  CellTower,
+  DeviceMessage,
+  DeviceStatus,
+  Fix,
+  HealthReading,
+  WifiAccessPoint,
+} from './types.js';
 
 const INT4_MAX = 2_147_483_647;
 const DAY_MS = 86_400_000;
@@ -122,7 +131,19 @@ export function boundTime(d: unknown, now: number): Date | undefined {
   return t >= L.timeMin && t <= now + L.futureMs ? d : undefined;
 }
 
-const ALARM_KINDS = new Set<AlarmKind>(['sos', 'lowBattery', 'fenceIn', 'fenceOut', 'fall', 'removal', 'powerCut', 'powerOff', 'vibration', 'overspeed', 'tamper']);
+const ALARM_KINDS = new Set<AlarmKind>([
+  'sos',
+  'lowBattery',
+  'fenceIn',
+  'fenceOut',
+  'fall',
+  'removal',
+  'powerCut',
+  'powerOff',
+  'vibration',
+  'overspeed',
+  'tamper',
+]);
 const SLEEP_STAGES = new Set(['awake', 'light', 'deep']);
 const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
 
@@ -165,9 +186,16 @@ function noteDeviceTime(msg: DeviceMessage, d: unknown): void {
 }
 
 const cellOk = (c: CellTower) =>
-  !!c && inRange(c.mcc, L.mcc) !== undefined && inRange(c.mnc, L.mnc) !== undefined && inRange(c.lac, L.lac) !== undefined &&
-  inRange(c.cid, L.cid) !== undefined && Number.isInteger(c.mcc) && Number.isInteger(c.mnc) && Number.isInteger(c.lac) &&
-  Number.isInteger(c.cid) && (c.rssi === undefined || (Number.isInteger(c.rssi) && inRange(c.rssi, L.rssi) !== undefined));
+  !!c &&
+  inRange(c.mcc, L.mcc) !== undefined &&
+  inRange(c.mnc, L.mnc) !== undefined &&
+  inRange(c.lac, L.lac) !== undefined &&
+  inRange(c.cid, L.cid) !== undefined &&
+  Number.isInteger(c.mcc) &&
+  Number.isInteger(c.mnc) &&
+  Number.isInteger(c.lac) &&
+  Number.isInteger(c.cid) &&
+  (c.rssi === undefined || (Number.isInteger(c.rssi) && inRange(c.rssi, L.rssi) !== undefined));
 
 function boundCells(cells: CellTower[]): CellTower[] | undefined {
   // The common case, every tower already in range, keeps the list as it is.
@@ -189,8 +217,12 @@ function boundCells(cells: CellTower[]): CellTower[] | undefined {
 }
 
 const wifiOk = (w: WifiAccessPoint) =>
-  !!w && typeof w.mac === 'string' && MAC.test(w.mac) && (w.rssi === undefined || (Number.isInteger(w.rssi) && inRange(w.rssi, L.rssi) !== undefined)) &&
-  (w.ssid === undefined || (typeof w.ssid === 'string' && w.ssid !== '' && w.ssid.length <= L.ssid && !NEEDS_WORK.test(w.ssid)));
+  !!w &&
+  typeof w.mac === 'string' &&
+  MAC.test(w.mac) &&
+  (w.rssi === undefined || (Number.isInteger(w.rssi) && inRange(w.rssi, L.rssi) !== undefined)) &&
+  (w.ssid === undefined ||
+    (typeof w.ssid === 'string' && w.ssid !== '' && w.ssid.length <= L.ssid && !NEEDS_WORK.test(w.ssid)));
 
 function boundWifi(list: WifiAccessPoint[]): WifiAccessPoint[] | undefined {
   if (list.length && list.length <= L.wifi && list.every(wifiOk)) return list;
@@ -271,7 +303,14 @@ function boundBeacon(b: BeaconScan): BeaconScan | undefined {
     put(b, 'beacons', out.length ? out : undefined);
   }
   for (const k of ['x', 'y', 'z'] as const) keep(b, k, L.coordinate);
-  if (b.gatewayId !== undefined) put(b, 'gatewayId', typeof b.gatewayId === 'string' ? cleanText(b.gatewayId, L.identity, { controls: false }) || undefined : undefined);
+  if (b.gatewayId !== undefined)
+    put(
+      b,
+      'gatewayId',
+      typeof b.gatewayId === 'string'
+        ? cleanText(b.gatewayId, L.identity, { controls: false }) || undefined
+        : undefined,
+    );
   return b;
 }
 
@@ -325,17 +364,21 @@ export function boundMessage(msg: DeviceMessage, now = Date.now()): boolean {
   if (msg.status) put(msg, 'status', boundStatus(msg.status));
   if (msg.health) put(msg, 'health', boundHealth(msg.health));
   if (msg.alarms) {
-    const alarms = Array.isArray(msg.alarms) ? [...new Set(msg.alarms.filter((a) => ALARM_KINDS.has(a)))] : [];
+    const alarms = Array.isArray(msg.alarms)
+      ? [...new Set(msg.alarms.filter((a) => ALARM_KINDS.has(a)))]
+      : [];
     put(msg, 'alarms', alarms.length ? alarms : undefined);
   }
   if (msg.beacon) put(msg, 'beacon', boundBeacon(msg.beacon));
   if (msg.commandResult) {
     const cr = msg.commandResult;
-    const keyword = typeof cr.keyword === 'string' ? cleanText(cr.keyword, L.keyword, { controls: false }) : '';
+    const keyword =
+      typeof cr.keyword === 'string' ? cleanText(cr.keyword, L.keyword, { controls: false }) : '';
     if (!keyword) delete msg.commandResult;
     else {
       cr.keyword = keyword;
-      if (cr.text !== undefined) put(cr, 'text', typeof cr.text === 'string' ? cleanText(cr.text, L.reply) : undefined);
+      if (cr.text !== undefined)
+        put(cr, 'text', typeof cr.text === 'string' ? cleanText(cr.text, L.reply) : undefined);
       if (cr.serverFlag !== undefined) put(cr, 'serverFlag', intIn(cr.serverFlag, L.serverFlag));
     }
   }

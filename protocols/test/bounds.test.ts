@@ -4,11 +4,28 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DEVICE_LIMITS, boundMessage, buildGt06Packet, buildWatchFrame, createGt06State, decodeGt06Frame, decodeOsmAnd, decodeUplink,
-  decodeWatchFrame, gt06Device, watchContent, type DeviceMessage,
+  DEVICE_LIMITS,
+  boundMessage,
+  buildGt06Packet,
+  buildWatchFrame,
+  createGt06State,
+  decodeGt06Frame,
+  decodeOsmAnd,
+  decodeUplink,
+  decodeWatchFrame,
+  gt06Device,
+  watchContent,
+  type DeviceMessage,
 } from '../src/index.js';
 
-const fix = { time: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), valid: true, lat: 22.5, lon: 113.9, speed: 10, course: 90 };
+const fix = {
+  time: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+  valid: true,
+  lat: 22.5,
+  lon: 113.9,
+  speed: 10,
+  course: 90,
+};
 const osmand = (qs: string) => decodeOsmAnd({ method: 'GET', url: `/?${qs}` });
 const one = (r: { messages: DeviceMessage[] }) => {
   expect(r.messages).toHaveLength(1);
@@ -30,9 +47,16 @@ function expectStorable(m: DeviceMessage, now: number): void {
   const s = m.status ?? {};
   if (s.battery !== undefined) expect(s.battery >= 0 && s.battery <= 100, `battery ${s.battery}`).toBe(true);
   if (s.steps !== undefined) expect(Number.isInteger(s.steps) && s.steps <= 2 ** 31 - 1).toBe(true);
-  if (m.health?.steps !== undefined) expect(Number.isInteger(m.health.steps) && m.health.steps <= 2 ** 31 - 1).toBe(true);
+  if (m.health?.steps !== undefined)
+    expect(Number.isInteger(m.health.steps) && m.health.steps <= 2 ** 31 - 1).toBe(true);
   if (m.fix?.satellites !== undefined) expect(m.fix.satellites).toBeLessThanOrEqual(255);
-  for (const v of [m.fix?.speed, m.fix?.altitude, m.fix?.accuracy, m.fix?.course, ...Object.values(m.health ?? {})]) {
+  for (const v of [
+    m.fix?.speed,
+    m.fix?.altitude,
+    m.fix?.accuracy,
+    m.fix?.course,
+    ...Object.values(m.health ?? {}),
+  ]) {
     if (typeof v === 'number') expect(Math.abs(v)).toBeLessThan(3.4e38);
   }
 }
@@ -52,7 +76,9 @@ describe('watch values out of range', () => {
     expect(r.reply).toBeDefined();
   });
   it('a NUL in the keyword or an SSID is taken out; the position stays', () => {
-    const body = watchContent.ud({ fix, wifi: [{ ssid: 'ho\u0000me', mac: 'aa:bb:cc:dd:ee:ff', rssi: -50 }] }).slice(3);
+    const body = watchContent
+      .ud({ fix, wifi: [{ ssid: 'ho\u0000me', mac: 'aa:bb:cc:dd:ee:ff', rssi: -50 }] })
+      .slice(3);
     const m = one(decodeWatchFrame(buildWatchFrame('3G', '4700186508', `UD\u0000,${body}`)));
     expect(m.type).toBe('UD');
     expect(m.fix).toMatchObject({ lat: 22.5, lon: 113.9 });
@@ -60,7 +86,15 @@ describe('watch values out of range', () => {
   });
   it('a fix dated in 2099 is kept at the receive time, with the device time noted', () => {
     const now = Date.now();
-    const m = one(decodeWatchFrame(buildWatchFrame('3G', '4700186508', watchContent.ud({ fix: { ...fix, time: new Date(Date.UTC(2099, 0, 1)) } }))));
+    const m = one(
+      decodeWatchFrame(
+        buildWatchFrame(
+          '3G',
+          '4700186508',
+          watchContent.ud({ fix: { ...fix, time: new Date(Date.UTC(2099, 0, 1)) } }),
+        ),
+      ),
+    );
     expect(m.time).toBeUndefined();
     expect(Math.abs(m.fix!.time.getTime() - now)).toBeLessThan(5000);
     expect(m.attributes).toMatchObject({ deviceTime: '2099-01-01T00:00:00.000Z' });
@@ -128,7 +162,8 @@ describe('OsmAnd values out of range', () => {
     expect(long).toMatchObject({ ok: false, error: 'noDeviceId' });
   });
   it('a lone surrogate in the JSON form becomes a replacement character', () => {
-    const body = '{"device_id":"1","location":{"timestamp":"2026-01-05T09:00:00Z","event":"mo\\ud800ve","coords":{"latitude":22.5,"longitude":114},"battery":{"level":700}}}';
+    const body =
+      '{"device_id":"1","location":{"timestamp":"2026-01-05T09:00:00Z","event":"mo\\ud800ve","coords":{"latitude":22.5,"longitude":114},"battery":{"level":700}}}';
     const r = decodeOsmAnd({ method: 'POST', url: '/', body });
     const m = r.ok ? one(r) : undefined;
     expect(m!.attributes).toEqual({ event: 'mo\uFFFDve' });
@@ -138,7 +173,16 @@ describe('OsmAnd values out of range', () => {
 
 describe('JSON uplink values out of range', () => {
   it('keeps the reading and drops the impossible measures', () => {
-    const r = decodeUplink({ imei: '865000000000004', lat: 22.5, lon: 114, heartRate: 70000, steps: 3e9, systolic: 120, battery: -5, bodyTemp: 1e39 });
+    const r = decodeUplink({
+      imei: '865000000000004',
+      lat: 22.5,
+      lon: 114,
+      heartRate: 70000,
+      steps: 3e9,
+      systolic: 120,
+      battery: -5,
+      bodyTemp: 1e39,
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.messages.map((m) => m.kind)).toEqual(['position', 'health']);
@@ -146,20 +190,45 @@ describe('JSON uplink values out of range', () => {
     expect(r.messages[1]!.health).toEqual({ systolic: 120 });
   });
   it('refuses an identity with a NUL, and drops BLE tags that carry none', () => {
-    expect(decodeUplink({ imei: 'abc\u0000', lat: 1, lon: 2 })).toMatchObject({ ok: false, error: 'invalidShape' });
-    const r = decodeUplink({ gatewayId: 'gw\u00001', tags: [{ id: 'tag\u0000', rssi: -60 }, { id: 'tag2', rssi: -60, major: 70000, minor: 3 }, { id: 'tag3', rssi: 1e9 }] });
+    expect(decodeUplink({ imei: 'abc\u0000', lat: 1, lon: 2 })).toMatchObject({
+      ok: false,
+      error: 'invalidShape',
+    });
+    const r = decodeUplink({
+      gatewayId: 'gw\u00001',
+      tags: [
+        { id: 'tag\u0000', rssi: -60 },
+        { id: 'tag2', rssi: -60, major: 70000, minor: 3 },
+        { id: 'tag3', rssi: 1e9 },
+      ],
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.messages.map((m) => m.deviceId)).toEqual(['tag2', 'tag3']);
-    expect(r.messages[0]!.beacon).toEqual({ kind: 'ble', gatewayId: 'gw1', beacons: [{ rssi: -60, minor: 3 }] });
+    expect(r.messages[0]!.beacon).toEqual({
+      kind: 'ble',
+      gatewayId: 'gw1',
+      beacons: [{ rssi: -60, minor: 3 }],
+    });
     expect(r.messages[1]!.beacon).toEqual({ kind: 'ble', gatewayId: 'gw1' });
   });
 });
 
 describe('boundMessage on anything', () => {
-  const anyNumber = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(70000, 2 ** 31, 2 ** 63, 1e39, -1e39, 1e-50, NaN, Infinity));
-  const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.constantFrom('\u0000', 'a\ud800b', '\udc00', 'x'.repeat(10_000)));
-  const anyDate = fc.oneof(fc.date({ noInvalidDate: false }), fc.constantFrom(new Date(8.64e15), new Date(-8.64e15), new Date(NaN), new Date(0)));
+  const anyNumber = fc.oneof(
+    fc.double(),
+    fc.integer(),
+    fc.constantFrom(70000, 2 ** 31, 2 ** 63, 1e39, -1e39, 1e-50, NaN, Infinity),
+  );
+  const anyText = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: 'grapheme' }),
+    fc.constantFrom('\u0000', 'a\ud800b', '\udc00', 'x'.repeat(10_000)),
+  );
+  const anyDate = fc.oneof(
+    fc.date({ noInvalidDate: false }),
+    fc.constantFrom(new Date(8.64e15), new Date(-8.64e15), new Date(NaN), new Date(0)),
+  );
   const message = fc.record(
     {
       deviceId: fc.oneof(fc.constant('865000000000001'), anyText),
@@ -167,11 +236,49 @@ describe('boundMessage on anything', () => {
       kind: fc.constant('position' as const),
       type: anyText,
       time: anyDate,
-      fix: fc.record({ time: anyDate, valid: fc.boolean(), lat: anyNumber, lon: anyNumber, speed: anyNumber, course: anyNumber, altitude: anyNumber, satellites: anyNumber, accuracy: anyNumber }),
-      cells: fc.array(fc.record({ mcc: anyNumber, mnc: anyNumber, lac: anyNumber, cid: anyNumber, rssi: anyNumber }), { maxLength: 80 }),
-      wifi: fc.array(fc.record({ mac: fc.oneof(fc.constant('AA-BB-CC-DD-EE-FF'), anyText), rssi: anyNumber, ssid: anyText }), { maxLength: 80 }),
-      status: fc.record({ battery: anyNumber, power: anyNumber, signal: anyNumber, steps: anyNumber, tumbles: anyNumber }),
-      health: fc.record({ heartRate: anyNumber, systolic: anyNumber, diastolic: anyNumber, bodyTemp: anyNumber, wristTemp: anyNumber, bloodOxygen: anyNumber, hrv: anyNumber, steps: anyNumber, distance: anyNumber, calories: anyNumber, uv: anyNumber }),
+      fix: fc.record({
+        time: anyDate,
+        valid: fc.boolean(),
+        lat: anyNumber,
+        lon: anyNumber,
+        speed: anyNumber,
+        course: anyNumber,
+        altitude: anyNumber,
+        satellites: anyNumber,
+        accuracy: anyNumber,
+      }),
+      cells: fc.array(
+        fc.record({ mcc: anyNumber, mnc: anyNumber, lac: anyNumber, cid: anyNumber, rssi: anyNumber }),
+        { maxLength: 80 },
+      ),
+      wifi: fc.array(
+        fc.record({
+          mac: fc.oneof(fc.constant('AA-BB-CC-DD-EE-FF'), anyText),
+          rssi: anyNumber,
+          ssid: anyText,
+        }),
+        { maxLength: 80 },
+      ),
+      status: fc.record({
+        battery: anyNumber,
+        power: anyNumber,
+        signal: anyNumber,
+        steps: anyNumber,
+        tumbles: anyNumber,
+      }),
+      health: fc.record({
+        heartRate: anyNumber,
+        systolic: anyNumber,
+        diastolic: anyNumber,
+        bodyTemp: anyNumber,
+        wristTemp: anyNumber,
+        bloodOxygen: anyNumber,
+        hrv: anyNumber,
+        steps: anyNumber,
+        distance: anyNumber,
+        calories: anyNumber,
+        uv: anyNumber,
+      }),
       commandResult: fc.record({ keyword: anyText, text: anyText, serverFlag: anyNumber }),
       attributes: fc.dictionary(anyText, fc.oneof(anyText, anyNumber, fc.boolean())),
     },

@@ -17,7 +17,17 @@ describe.each(databases())('deleting a device with alarms on %s', (kind) => {
     // A partner that cannot be reached: pushes stay pending (the next try is a minute away).
     p = await startTestPlatform(kind, { PUSH_RETRY_BASE_MS: '60000' });
     for (const name of ['admin', 'agent01', 'clinic01']) tokens[name] = (await p.login(name)).token;
-    const saved = await p.call('/Push/SaveCompany', { Name: 'Closed Desk', PushUrl: 'http://127.0.0.1:9/alarms', VerificationCode: 'closed-desk-1', PushModel: 1, DefaultFormat: 1 }, tokens.admin);
+    const saved = await p.call(
+      '/Push/SaveCompany',
+      {
+        Name: 'Closed Desk',
+        PushUrl: 'http://127.0.0.1:9/alarms',
+        VerificationCode: 'closed-desk-1',
+        PushModel: 1,
+        DefaultFormat: 1,
+      },
+      tokens.admin,
+    );
     expect(saved.body.State).toBe(200);
     gone = await addDevice(p, 'clinic01', '865000000009301', 'Gone');
     kept = await addDevice(p, 'clinic01', '865000000009302', 'Kept');
@@ -41,14 +51,21 @@ describe.each(databases())('deleting a device with alarms on %s', (kind) => {
   }
   const expectConsistent = async (token: string) => {
     const c = await counts(token);
-    expect([c.total, c.today, c.byType, c.byDay], 'list Total, dashboard today, by type, by day').toEqual([c.shown, c.shown, c.shown, c.shown]);
+    expect([c.total, c.today, c.byType, c.byDay], 'list Total, dashboard today, by type, by day').toEqual([
+      c.shown,
+      c.shown,
+      c.shown,
+      c.shown,
+    ]);
     return c;
   };
   const pendingPushes = async (d: TestDevice) =>
-    (await p.deps.database.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM push_outbox o JOIN alarms a ON a.id = o.alarm_id WHERE a.device_id = $1 AND o.status = 'pending'`,
-      [d.id],
-    ))[0]!.n;
+    (
+      await p.deps.database.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM push_outbox o JOIN alarms a ON a.id = o.alarm_id WHERE a.device_id = $1 AND o.status = 'pending'`,
+        [d.id],
+      )
+    )[0]!.n;
 
   it('deletes the alarms and their undelivered pushes with the device; every total equals the list', async () => {
     for (const k of ['sos', 'fall', 'removal'] as const) await deviceAlarm(p, gone, k);
@@ -61,7 +78,9 @@ describe.each(databases())('deleting a device with alarms on %s', (kind) => {
     // A type with records cannot be deleted: removal has one, of the device about to go.
     const types = await p.call('/ExceptionMessage/ExcdeptionListWhitoutCode', {}, tokens.admin);
     const removal = (types.body.Items as { Id: number; Code: number }[]).find((t) => t.Code === C.removal)!;
-    expect((await p.call('/ExceptionMessage/DeleteExceptionType', { Id: removal.Id }, tokens.admin)).body.Message).toBe('alarm.typeInUse');
+    expect(
+      (await p.call('/ExceptionMessage/DeleteExceptionType', { Id: removal.Id }, tokens.admin)).body.Message,
+    ).toBe('alarm.typeInUse');
 
     const del = await p.call('/Device/BatchDelDevices', { Imeis: [gone.imei] }, tokens.clinic01);
     expect(del.body).toMatchObject({ State: 200, Succeeded: 1, Failed: [] });
@@ -74,12 +93,27 @@ describe.each(databases())('deleting a device with alarms on %s', (kind) => {
     expect((await counts(tokens.clinic01!)).shown).toBe(1);
     expect(await p.deps.database.query('SELECT 1 FROM alarms WHERE device_id = $1', [gone.id])).toEqual([]);
     expect(await pendingPushes(kept)).toBe(1);
-    expect((await p.deps.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM push_outbox WHERE status = 'pending'`))[0]!.n).toBe(1);
+    expect(
+      (
+        await p.deps.database.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM push_outbox WHERE status = 'pending'`,
+        )
+      )[0]!.n,
+    ).toBe(1);
     // ... and the type is free again.
-    expect((await p.call('/ExceptionMessage/DeleteExceptionType', { Id: removal.Id }, tokens.admin)).body.State).toBe(200);
+    expect(
+      (await p.call('/ExceptionMessage/DeleteExceptionType', { Id: removal.Id }, tokens.admin)).body.State,
+    ).toBe(200);
 
     // A crossing reported late for the deleted device raises nothing.
-    expect(await engineOf(p).raise({ code: C.deviceFenceOut, device: gone, messageKey: 'alarm.msg.fenceOut', params: { fence: 'Home' } })).toBeNull();
+    expect(
+      await engineOf(p).raise({
+        code: C.deviceFenceOut,
+        device: gone,
+        messageKey: 'alarm.msg.fenceOut',
+        params: { fence: 'Home' },
+      }),
+    ).toBeNull();
     await expectConsistent(tokens.clinic01!);
   });
 });

@@ -13,7 +13,14 @@ import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { engineOf } from './alarm-fixtures.js';
 import { FakeDevice, eventually } from './gateway-helpers.js';
 
-const fixAt = (lat: number, lon: number) => ({ time: new Date(Date.now() - 60_000), valid: true, lat, lon, speed: 0, course: 0 });
+const fixAt = (lat: number, lon: number) => ({
+  time: new Date(Date.now() - 60_000),
+  valid: true,
+  lat,
+  lon,
+  speed: 0,
+  course: 0,
+});
 
 async function partner() {
   const got: { AlarmId: number; Type: number; Imei: string }[] = [];
@@ -26,22 +33,42 @@ async function partner() {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/alarms`, got, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/alarms`,
+    got,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 describe.each(databases())('device alarms survive the engine being away on %s', (kind) => {
   let p: TestPlatform;
   let rx: Awaited<ReturnType<typeof partner>>;
   let engine: AlarmEngine | undefined;
-  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => p.deps.database.query<T>(sql, params);
-  const idOf = async (imei: string) => (await q<{ id: number }>('SELECT id FROM devices WHERE imei = $1', [imei]))[0]!.id;
-  const alarmsOf = (id: number) => q<{ id: number; type: number; count: number }>('SELECT id, type, count FROM alarms WHERE device_id = $1 ORDER BY type', [id]);
+  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    p.deps.database.query<T>(sql, params);
+  const idOf = async (imei: string) =>
+    (await q<{ id: number }>('SELECT id FROM devices WHERE imei = $1', [imei]))[0]!.id;
+  const alarmsOf = (id: number) =>
+    q<{ id: number; type: number; count: number }>(
+      'SELECT id, type, count FROM alarms WHERE device_id = $1 ORDER BY type',
+      [id],
+    );
 
   beforeAll(async () => {
     p = await startTestPlatform(kind, { PUSH_RETRY_BASE_MS: '200' });
     rx = await partner();
     const admin = (await p.login()).token;
-    const saved = await p.call('/Push/SaveCompany', { Name: 'Night Desk', PushUrl: rx.url, VerificationCode: 'replay-secret-1', PushModel: 1, DefaultFormat: 1 }, admin);
+    const saved = await p.call(
+      '/Push/SaveCompany',
+      {
+        Name: 'Night Desk',
+        PushUrl: rx.url,
+        VerificationCode: 'replay-secret-1',
+        PushModel: 1,
+        DefaultFormat: 1,
+      },
+      admin,
+    );
     expect(saved.body.State).toBe(200);
   });
   afterAll(async () => {
@@ -58,7 +85,9 @@ describe.each(databases())('device alarms survive the engine being away on %s', 
     const watch = await FakeDevice.connect(p.deps.ingest.ports.watch!);
     const tracker = await FakeDevice.connect(p.deps.ingest.ports.gt06!);
     try {
-      watch.send(buildWatchFrame('3G', watchImei, watchContent.al({ fix: fixAt(22.5, 114), alarms: ['sos'] })));
+      watch.send(
+        buildWatchFrame('3G', watchImei, watchContent.al({ fix: fixAt(22.5, 114), alarms: ['sos'] })),
+      );
       await watch.untilText(`[3G*${watchImei}*0002*AL]`);
       watch.send(buildWatchFrame('3G', watchImei, watchContent.heart({ heartRate: 150 })));
       watch.send(buildWatchFrame('3G', watchImei, watchContent.lk()));
@@ -73,15 +102,23 @@ describe.each(databases())('device alarms survive the engine being away on %s', 
     }
     const [w, t] = [await idOf(watchImei), await idOf(trackerImei)];
     expect(await alarmsOf(w)).toEqual([]);
-    const pending = await q<{ n: number }>('SELECT (SELECT count(*) FROM device_events WHERE pending)::int + (SELECT count(*) FROM health_readings WHERE pending)::int AS n');
+    const pending = await q<{ n: number }>(
+      'SELECT (SELECT count(*) FROM device_events WHERE pending)::int + (SELECT count(*) FROM health_readings WHERE pending)::int AS n',
+    );
     expect(pending[0]!.n).toBe(3);
 
     // The engine starts again (as after a restart) and raises what is pending.
     engine = new AlarmEngine(p.deps);
     await engine.start({ offlineCheck: false });
-    await eventually(async () => (await alarmsOf(w)).length === 2 && (await alarmsOf(t)).length === 1, 10_000);
+    await eventually(
+      async () => (await alarmsOf(w)).length === 2 && (await alarmsOf(t)).length === 1,
+      10_000,
+    );
     await engine.idle();
-    expect((await alarmsOf(w)).map((a) => [a.type, a.count])).toEqual([[C.sos, 1], [C.heartRateHigh, 1]]);
+    expect((await alarmsOf(w)).map((a) => [a.type, a.count])).toEqual([
+      [C.sos, 1],
+      [C.heartRateHigh, 1],
+    ]);
     expect((await alarmsOf(t)).map((a) => [a.type, a.count])).toEqual([[C.sos, 1]]);
     expect(await q('SELECT 1 FROM device_events WHERE pending')).toEqual([]);
     expect(await q('SELECT 1 FROM health_readings WHERE pending')).toEqual([]);
@@ -95,16 +132,30 @@ describe.each(databases())('device alarms survive the engine being away on %s', 
 
     // Replaying again, or hearing a handled event again, changes nothing.
     await engine.replay({ settleSeconds: 0 });
-    const [sosEvent] = await q<{ id: number }>(`SELECT id FROM device_events WHERE device_id = $1 AND kind = 'sos'`, [w]);
+    const [sosEvent] = await q<{ id: number }>(
+      `SELECT id FROM device_events WHERE device_id = $1 AND kind = 'sos'`,
+      [w],
+    );
     const ref = p.deps.ingest.directory.cached(watchImei)!;
     const again: AlarmEvent = {
-      deviceId: w, imei: watchImei, name: ref.name, accountId: ref.accountId, accountPath: ref.accountPath, protocol: 'watch',
-      time: new Date().toISOString(), receivedAt: new Date().toISOString(), alarm: 'sos', eventId: Number(sosEvent!.id),
+      deviceId: w,
+      imei: watchImei,
+      name: ref.name,
+      accountId: ref.accountId,
+      accountPath: ref.accountPath,
+      protocol: 'watch',
+      time: new Date().toISOString(),
+      receivedAt: new Date().toISOString(),
+      alarm: 'sos',
+      eventId: Number(sosEvent!.id),
     };
     p.deps.bus.publish(TOPICS.alarm, again);
     p.deps.bus.publish(TOPICS.alarm, again);
     await engine.idle();
-    expect((await alarmsOf(w)).map((a) => [a.type, a.count])).toEqual([[C.sos, 1], [C.heartRateHigh, 1]]);
+    expect((await alarmsOf(w)).map((a) => [a.type, a.count])).toEqual([
+      [C.sos, 1],
+      [C.heartRateHigh, 1],
+    ]);
     expect(await q('SELECT 1 FROM push_outbox')).toHaveLength(3);
   });
 
@@ -125,6 +176,8 @@ describe.each(databases())('device alarms survive the engine being away on %s', 
       watch.close();
     }
     // One push: partners hear of an alarm when it opens.
-    expect(await q('SELECT 1 FROM push_outbox o JOIN alarms a ON a.id = o.alarm_id WHERE a.device_id = $1', [id])).toHaveLength(1);
+    expect(
+      await q('SELECT 1 FROM push_outbox o JOIN alarms a ON a.id = o.alarm_id WHERE a.device_id = $1', [id]),
+    ).toHaveLength(1);
   });
 });

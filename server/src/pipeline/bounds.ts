@@ -43,7 +43,9 @@ export function boundInt(v: unknown): number | null {
  * anything else, an invalid date included, is undefined and the caller falls back.
  */
 export function boundMs(ms: number | undefined, receivedAt: number): number | undefined {
-  return ms !== undefined && ms >= DEVICE_LIMITS.timeMin && ms <= receivedAt + DEVICE_LIMITS.futureMs ? ms : undefined; // NaN fails both
+  return ms !== undefined && ms >= DEVICE_LIMITS.timeMin && ms <= receivedAt + DEVICE_LIMITS.futureMs
+    ? ms
+    : undefined; // NaN fails both
 }
 
 /** timestamptz as ISO text, or null when the time is not one we store. */
