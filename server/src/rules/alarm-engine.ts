@@ -222,8 +222,11 @@ export class AlarmEngine {
     return this.handleReadings(device, e.time, e.receivedAt);
   }
 
-  /** Evaluates the pending readings of a device at one time (one message), once. */
-  private async handleReadings(device: DeviceInfo, time: string, receivedAt: string): Promise<RaisedAlarm[]> {
+  /**
+   * Evaluates the pending readings of a device at one time (one message), once. `time` and
+   * `receivedAt` name the rows exactly (ISO text, or PostgreSQL's own text); `at` is the alarm time.
+   */
+  private async handleReadings(device: DeviceInfo, time: string, receivedAt: string, at = time): Promise<RaisedAlarm[]> {
     const { th } = await this.thresholdsFor(device);
     return this.commit(device.id, async (q) => {
       const rows = await q<Record<Measure, number | null>>(
@@ -240,7 +243,7 @@ export class AlarmEngine {
           inputs.push({
             code: v.code,
             device,
-            time,
+            time: at,
             messageKey: `alarm.msg.${v.direction}`,
             params: { measure: v.measure, value: v.value, limit: v.limit },
             value: v.value,
@@ -264,6 +267,9 @@ export class AlarmEngine {
   private async replayPass(settleSeconds: number): Promise<number> {
     const q = (text: string, params: unknown[]) => this.deps.database.query<Row>(text, params);
     let seen = 0;
+    // A row that stays pending after its turn (its handling failed) is left to the next pass.
+    const tried = new Set<string>();
+    const fresh = (key: string) => !tried.has(key) && !!tried.add(key);
     for (let more = true; more && !this.stopped; ) {
       const rows = await q(
         `SELECT e.id, e.kind, e.time, e.received_at AS "receivedAt", e.payload, d.id AS "deviceId", d.imei, d.name,
@@ -272,8 +278,13 @@ export class AlarmEngine {
           WHERE e.pending AND e.received_at < now() - make_interval(secs => $1) ORDER BY e.id LIMIT $2`,
         [settleSeconds, REPLAY_BATCH],
       );
+      more = rows.length === REPLAY_BATCH;
       for (const r of rows) {
         if (this.stopped) break;
+        if (!fresh(`e${r.id}`)) {
+          more = false;
+          continue;
+        }
         // Written for a device deleted meanwhile: nothing to raise.
         if (r.deviceId === null) {
           await q(`UPDATE device_events SET pending = false WHERE id = $1`, [r.id]);
@@ -290,13 +301,13 @@ export class AlarmEngine {
           ...(typeof payload.lat === 'number' && typeof payload.lon === 'number' ? { lat: payload.lat, lon: payload.lon, valid: payload.valid === true } : {}),
         };
         await this.handleDeviceAlarm(e);
+        seen++;
       }
-      seen += rows.length;
-      more = rows.length === REPLAY_BATCH;
     }
     for (let more = true; more && !this.stopped; ) {
       const rows = await q(
-        `SELECT h.device_id AS "readingDevice", h.time, h.received_at AS "receivedAt", d.id AS "deviceId", d.imei, d.name,
+        `SELECT h.device_id AS "readingDevice", h.time, h.received_at AS "receivedAt", h.time::text AS "timeText",
+                h.received_at::text AS "receivedText", d.id AS "deviceId", d.imei, d.name,
                 d.account_id AS "accountId", a.path AS "accountPath"
            FROM (SELECT DISTINCT device_id, time, received_at FROM health_readings
                   WHERE pending AND received_at < now() - make_interval(secs => $1) LIMIT $2) h
@@ -304,16 +315,21 @@ export class AlarmEngine {
           ORDER BY h.received_at`,
         [settleSeconds, REPLAY_BATCH],
       );
+      more = rows.length === REPLAY_BATCH;
       for (const r of rows) {
         if (this.stopped) break;
+        if (!fresh(`h${r.readingDevice}|${r.timeText}|${r.receivedText}`)) {
+          more = false;
+          continue;
+        }
         if (r.deviceId === null) {
           await q(`UPDATE health_readings SET pending = false WHERE device_id = $1 AND pending`, [r.readingDevice]);
           continue;
         }
-        await this.handleReadings(refInfo(r), new Date(r.time as string).toISOString(), new Date(r.receivedAt as string).toISOString());
+        // The rows are named by the database's own text of their times: exact to the microsecond.
+        await this.handleReadings(refInfo(r), String(r.timeText), String(r.receivedText), new Date(r.time as string).toISOString());
+        seen++;
       }
-      seen += rows.length;
-      more = rows.length === REPLAY_BATCH;
     }
     if (seen) this.deps.log.info({ handled: seen }, 'alarm engine: raised what was committed but not yet handled');
     return seen;
