@@ -224,8 +224,11 @@ describe.each(databases())('bad device values on %s', (kind) => {
         beacon: { kind: 'ble', gatewayId: nul, beacons: [{ rssi: NaN, mac: nul }] },
       },
     ];
-    const r = await p.deps.ingest.ingest(raw, { transport: 'http', remote: 'test', mode: 'short' });
+    const stranger: DeviceMessage = { deviceId: `86500000000004${nul}`, protocol: 'uplink', kind: 'heartbeat', type: 'json' };
+    const r = await p.deps.ingest.ingest([...raw, stranger], { transport: 'http', remote: 'test', mode: 'short' });
     expect(r.stored).toBe(raw.length);
+    // An identity no database could compare is nobody's, and costs the others nothing.
+    expect(r.unknown).toEqual([stranger.deviceId]);
     expect([m.failed - failed, m.refused - refused]).toEqual([0, 0]);
     const [pos] = await q<{
       time: Date;
