@@ -5,3 +5,4 @@ export * from './gt06/index.js';
 export * from './osmand/index.js';
 export * from './uplink/index.js';
 export { toHex } from './util.js';
+export { DEVICE_LIMITS, boundMessage, boundMessages, boundTime, cleanText, validIdentity } from './bounds.js';

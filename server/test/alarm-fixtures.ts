@@ -36,12 +36,25 @@ export function engineOf(p: Platform) {
   return e;
 }
 
+// The committed rows come first, left pending for the engine as the batch writer leaves them.
 export async function deviceAlarm(p: Platform, d: TestDevice, alarm: AlarmKind, time?: Date) {
-  p.deps.bus.publish(TOPICS.alarm, { ...base(d, time), alarm, lat: 22.54, lon: 113.95, valid: true, eventId: 1 } satisfies AlarmEvent);
+  const e = base(d, time);
+  const [row] = await p.deps.database.query<{ id: number }>(
+    `INSERT INTO device_events (device_id, time, received_at, kind, payload, pending) VALUES ($1, $2, $3, $4, '{}', true) RETURNING id`,
+    [d.id, e.time, e.receivedAt, alarm],
+  );
+  p.deps.bus.publish(TOPICS.alarm, { ...e, alarm, lat: 22.54, lon: 113.95, valid: true, eventId: Number(row!.id) } satisfies AlarmEvent);
   await engineOf(p).idle();
 }
 
 export async function healthReading(p: Platform, d: TestDevice, health: HealthReading, time?: Date) {
-  p.deps.bus.publish(TOPICS.health, { ...base(d, time), health } satisfies HealthEvent);
+  const e = base(d, time);
+  const h = health;
+  await p.deps.database.query(
+    `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, pending)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true)`,
+    [d.id, e.time, e.receivedAt, h.heartRate ?? null, h.systolic ?? null, h.diastolic ?? null, h.bodyTemp ?? null, h.wristTemp ?? null, h.bloodOxygen ?? null],
+  );
+  p.deps.bus.publish(TOPICS.health, { ...e, health } satisfies HealthEvent);
   await engineOf(p).idle();
 }

@@ -2,7 +2,11 @@
 // with SIGKILL mid-stream, and every message it had acknowledged must be in the database afterwards.
 // GT06 acknowledgements carry the frame's serial, so each acked frame is checked by its fix time;
 // watch AL acknowledgements are identical, so for watches the stored count must cover the acks.
+// Acknowledged also means raised: watches press SOS throughout; after a restart every stored SOS
+// has been counted exactly once in its alarm record, and every alarm has its partner push,
+// delivered to a local receiver.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildWatchFrame, gt06Device, watchContent } from '@wt/protocols';
 import { openDatabase } from '../src/db/client.js';
 import { databases } from './helpers.js';
-import { FakeDevice, sleep } from './gateway-helpers.js';
+import { FakeDevice, eventually, sleep } from './gateway-helpers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BASE = Date.UTC(2026, 1, 1, 0, 0, 0);
@@ -38,8 +42,8 @@ async function freshPg(): Promise<{ url: string; drop(): Promise<void> }> {
   };
 }
 
-/** Starts `tsx server/src/main.ts` and resolves with the device ports it logs. */
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; ports: Record<string, number> }> {
+/** Starts `tsx server/src/main.ts` and resolves with the device ports and the console URL it logs. */
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; ports: Record<string, number>; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -47,27 +51,57 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
   });
   return new Promise((resolve, reject) => {
     const ports: Record<string, number> = {};
+    let url = '';
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       for (const line of out.split('\n')) {
-        if (!line.includes('device listener started')) continue;
+        if (!line.includes('device listener started') && !line.includes('console at')) continue;
         try {
-          const j = JSON.parse(line) as { protocol: string; port: number };
-          ports[j.protocol] = j.port;
+          const j = JSON.parse(line) as { protocol: string; port: number; msg: string };
+          if (j.protocol) ports[j.protocol] = j.port;
+          const m = /console at (\S+)/.exec(j.msg);
+          if (m) url = m[1]!;
         } catch {
           /* partial line */
         }
       }
-      if (ports.watch && ports.gt06) {
+      if (ports.watch && ports.gt06 && url) {
         clearTimeout(timer);
-        resolve({ child, ports });
+        resolve({ child, ports, url });
       }
     });
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
   });
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+
+async function call<T = Record<string, unknown>>(url: string, p: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${url}/api${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as T;
+}
+
+/** A partner endpoint that records the alarms pushed to it. */
+async function partner() {
+  const got: { AlarmId: number; Imei: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      got.push(JSON.parse(body));
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/alarms`, got, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 describe.each(databases())('acknowledged positions survive a crash on %s', (kind) => {
@@ -76,12 +110,12 @@ describe.each(databases())('acknowledged positions survive a crash on %s', (kind
     for (const c of cleanups.reverse()) await c();
   });
 
-  it('keeps every acknowledged message after SIGKILL', async () => {
+  it('keeps every acknowledged message after SIGKILL, and raises and pushes every acknowledged SOS after the restart', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-rel-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const pgdb = kind === 'postgres' ? await freshPg() : undefined;
     if (pgdb) cleanups.push(() => pgdb.drop());
-    const { child, ports } = await startServer({
+    const env = {
       PORT: '0',
       HOST: '127.0.0.1',
       WATCH_PORT: '0',
@@ -91,14 +125,23 @@ describe.each(databases())('acknowledged positions survive a crash on %s', (kind
       DEMO: '1',
       SIMULATE: '0',
       LOG_LEVEL: 'info',
+      PUSH_RETRY_BASE_MS: '200',
       ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
-    });
+    };
+    const { child, ports, url } = await startServer(env);
     cleanups.push(() => void child.kill('SIGKILL'));
+    const rx = await partner();
+    cleanups.push(() => rx.close());
+    const admin = (await call<{ AccessToken: string }>(url, '/User/Login', { LoginName: 'admin', Password: 'admin123' })).AccessToken;
+    expect(await call(url, '/Push/SaveCompany', { Name: 'Night Desk', PushUrl: rx.url, VerificationCode: 'sigkill-secret', PushModel: 1, DefaultFormat: 1 }, admin)).toMatchObject({ State: 200 });
 
     const gt06Imeis = ['865000000000029', '865000000000030', '865000000000031', '865000000000032'];
     const watchImeis = ['865000000000001', '865000000000002', '865000000000003', '865000000000004'];
     const gt06 = await Promise.all(gt06Imeis.map(() => FakeDevice.connect(ports.gt06!)));
     const watches = await Promise.all(watchImeis.map(() => FakeDevice.connect(ports.watch!)));
+    // Watches of two tenants whose wearers press SOS again and again.
+    const sosImeis = ['865000000000005', '865000000000006', '865000000000007', '865000000000025', '865000000000026', '865000000000039'];
+    const sosWatches = await Promise.all(sosImeis.map(() => FakeDevice.connect(ports.watch!)));
     await Promise.all(
       gt06.map(async (d, i) => {
         d.send(gt06Device.login(gt06Imeis[i]!, 1));
@@ -138,6 +181,11 @@ describe.each(databases())('acknowledged positions survive a crash on %s', (kind
         watches.forEach((d, i) =>
           d.send(buildWatchFrame('3G', watchImeis[i]!, watchContent.al({ fix: { time, valid: true, lat: 22.6, lon: 114.1 + serial / 1e5 } }))),
         );
+        if (burst === 0) {
+          sosWatches.forEach((d, i) =>
+            d.send(buildWatchFrame('3G', sosImeis[i]!, watchContent.al({ fix: { time, valid: true, lat: 22.61, lon: 114.2 }, alarms: ['sos'] }))),
+          );
+        }
       }
       await sleep(4);
       if (Date.now() - started > 2500) {
@@ -146,12 +194,14 @@ describe.each(databases())('acknowledged positions survive a crash on %s', (kind
         killed = true;
       }
     }
-    await new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+    await exited(child);
     // Whatever arrived before the process died was acknowledged by it.
     await sleep(100);
     readAcks();
     const watchAcks = watches.map((d) => (d.text().match(/\*0002\*AL\]/g) ?? []).length);
-    for (const d of [...gt06, ...watches]) d.close();
+    const sosAcks = sosWatches.map((d) => (d.text().match(/\*0002\*AL\]/g) ?? []).length);
+    for (const d of [...gt06, ...watches, ...sosWatches]) d.close();
+    expect(Math.min(...sosAcks)).toBeGreaterThan(0);
 
     const totalAcked = acked.reduce((n, s) => n + s.size, 0) + watchAcks.reduce((a, b) => a + b, 0);
     expect(totalAcked).toBeGreaterThan(50); // the stream was really under way
@@ -178,5 +228,49 @@ describe.each(databases())('acknowledged positions survive a crash on %s', (kind
     } finally {
       await db.close();
     }
-  }, 120_000);
+
+    // The same platform again: what was acknowledged but not yet raised is raised now.
+    const second = await startServer(env);
+    cleanups.push(() => void second.child.kill('SIGKILL'));
+    const token = (await call<{ AccessToken: string }>(second.url, '/User/Login', { LoginName: 'admin', Password: 'admin123' })).AccessToken;
+    const sosAlarms = async () =>
+      (await call<{ Items: { Id: number; Imei: string; Count: number }[] }>(second.url, '/ExceptionMessage/allExceptionMsgPage', { PageNo: 1, PageCount: 100, Type: [5] }, token)).Items;
+    // Settled: every SOS device has its alarm, the list no longer changes and the partner has them all.
+    let last = '';
+    await eventually(async () => {
+      const items = await sosAlarms();
+      const now = JSON.stringify(items.map((i) => [i.Id, i.Count]));
+      const stable = now === last;
+      last = now;
+      const received = new Set(rx.got.map((g) => g.AlarmId));
+      return stable && sosImeis.every((imei) => items.some((i) => i.Imei === imei)) && items.every((i) => received.has(i.Id));
+    }, 30_000);
+    second.child.kill('SIGTERM'); // a clean stop: the PGlite files can be opened again
+    await exited(second.child);
+
+    const after = await openDatabase(pgdb ? { url: pgdb.url } : { dataDir });
+    try {
+      for (let i = 0; i < sosImeis.length; i++) {
+        const imei = sosImeis[i]!;
+        const [{ events, pending }] = (await after.query<{ events: number; pending: number }>(
+          `SELECT count(*)::int AS events, count(*) FILTER (WHERE e.pending)::int AS pending
+             FROM device_events e JOIN devices d ON d.id = e.device_id WHERE d.imei = $1 AND e.kind = 'sos'`,
+          [imei],
+        )) as [{ events: number; pending: number }];
+        expect(events, `SOS stored for ${imei}`).toBeGreaterThanOrEqual(sosAcks[i]!);
+        expect(pending, `SOS of ${imei} left unhandled`).toBe(0);
+        const alarms = await after.query<{ id: number; count: number; pushes: number; delivered: number }>(
+          `SELECT a.id, a.count, (SELECT count(*)::int FROM push_outbox o WHERE o.alarm_id = a.id) AS pushes,
+                  (SELECT count(*)::int FROM push_outbox o WHERE o.alarm_id = a.id AND o.status = 'delivered') AS delivered
+             FROM alarms a JOIN devices d ON d.id = a.device_id WHERE d.imei = $1 AND a.type = 5`,
+          [imei],
+        );
+        // Exactly once: one open alarm counting every stored SOS, one push for it, delivered.
+        expect(alarms.map((a) => [a.count, a.pushes, a.delivered]), `SOS alarm of ${imei}`).toEqual([[events, 1, 1]]);
+        expect(rx.got.some((g) => g.AlarmId === Number(alarms[0]!.id) && g.Imei === imei)).toBe(true);
+      }
+    } finally {
+      await after.close();
+    }
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
 // GT06 (Concox) decoder. Message layouts follow the Concox documents and the variants Traccar's
 // Gt06ProtocolDecoder recognises; the code is ours. One Gt06State per TCP connection.
 import type { AlarmKind, CellTower, DecodeResult, DeviceMessage, Fix, WifiAccessPoint } from '../types.js';
+import { boundMessages } from '../bounds.js';
 import { asBuffer } from '../util.js';
 import { crcItu } from './crc.js';
 import { parseGt06Frame, type Gt06FrameInfo } from './frame.js';
@@ -614,7 +615,9 @@ export function decodeGt06Frame(input: Uint8Array | string, state: Gt06State, op
   if (!info) return { messages: [] };
   if (opts.requireCrc && !info.crcOk) return { messages: [] };
   try {
-    return decodeInfo(buf, info, state);
+    const res = decodeInfo(buf, info, state);
+    if (res.messages.length) res.messages = boundMessages(res.messages);
+    return res;
   } catch {
     // Undecodable body: the gateway counts and logs it; the connection goes on.
     return { messages: [], deviceId: state.imei };

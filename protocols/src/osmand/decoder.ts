@@ -2,6 +2,7 @@
 // v8, many scripts) and the JSON body of Traccar Client 8+. The query form's `speed` is in knots
 // (the convention of Traccar's OsmAnd decoder, which clients follow); we convert to km/h.
 import type { CellTower, DeviceMessage, Fix, WifiAccessPoint } from '../types.js';
+import { boundMessages, validIdentity } from '../bounds.js';
 import { num } from '../util.js';
 
 export interface HttpRequestLike {
@@ -53,6 +54,15 @@ const KNOWN = new Set([
 ]);
 
 export function decodeOsmAnd(req: HttpRequestLike): OsmAndResult {
+  const r = decodeRequest(req);
+  if (!r.ok) return r;
+  const messages = boundMessages(r.messages);
+  return messages.length ? { ...r, messages } : NOT_AN_IDENTITY;
+}
+
+const NOT_AN_IDENTITY = { ok: false, error: 'noDeviceId', message: 'id is not a device identity (1 to 64 characters, no control characters)' } as const;
+
+function decodeRequest(req: HttpRequestLike): OsmAndResult {
   try {
     let json: unknown;
     const text = bodyText(req.body);
@@ -78,6 +88,7 @@ export function decodeOsmAnd(req: HttpRequestLike): OsmAndResult {
 function decodeParams(p: URLSearchParams): OsmAndResult {
   const id = p.get('id') ?? p.get('deviceid');
   if (!id || !id.trim()) return { ok: false, error: 'noDeviceId', message: 'id is required' };
+  if (!validIdentity(id.trim())) return NOT_AN_IDENTITY;
   let lat = num(p.get('lat') ?? undefined);
   let lon = num(p.get('lon') ?? undefined);
   const location = p.get('location');
@@ -148,6 +159,7 @@ function decodeJson(json: unknown): OsmAndResult {
   if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '') {
     return { ok: false, error: 'noDeviceId', message: 'device_id is required' };
   }
+  if (!validIdentity(String(id).trim())) return NOT_AN_IDENTITY;
   // Traccar Client sends one location; some builds batch them in an array.
   const locs = Array.isArray(root.location) ? root.location : [root.location];
   const messages: DeviceMessage[] = [];

@@ -2,6 +2,7 @@
 // published on MQTT `devices/<imei>/up`, and BLE/UWB gateway reports. Shapes are checked with zod;
 // a wrong shape is an error value, never an exception.
 import { z } from 'zod';
+import { boundMessages } from '../bounds.js';
 import type { AlarmKind, DeviceMessage, Fix, HealthReading } from '../types.js';
 
 export type UplinkResult = { ok: true; messages: DeviceMessage[] } | { ok: false; error: string; issues?: string[] };
@@ -136,8 +137,15 @@ function issues(e: z.ZodError): string[] {
   return e.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
 }
 
-/** Decodes one JSON uplink (an object or its text). */
+/** Decodes one JSON uplink (an object or its text); every message comes out bounded. */
 export function decodeUplink(input: unknown): UplinkResult {
+  const r = decodeShape(input);
+  if (!r.ok || !r.messages.length) return r;
+  const messages = boundMessages(r.messages);
+  return messages.length ? { ok: true, messages } : { ok: false, error: 'invalidShape', issues: ['identity: not a device identity (1 to 64 characters, no control characters)'] };
+}
+
+function decodeShape(input: unknown): UplinkResult {
   let json = input;
   if (typeof input === 'string' || input instanceof Uint8Array) {
     try {

@@ -1,5 +1,6 @@
 // Watch protocol decoder: one unescaped frame in, normalized messages and the reply out.
 import type { AlarmKind, CellTower, DecodeResult, DeviceMessage, Fix, WifiAccessPoint } from '../types.js';
+import { boundMessages } from '../bounds.js';
 import { asBuffer, int, num } from '../util.js';
 import { parseWatchHeader } from './frame.js';
 
@@ -213,7 +214,9 @@ export function decodeWatchFrame(input: Uint8Array | string): DecodeResult {
   }
   if (!f) return { messages: [] };
   try {
-    return decodeParsed(f);
+    const res = decodeParsed(f);
+    if (res.messages.length) res.messages = boundMessages(res.messages);
+    return res;
   } catch {
     // A malformed body must not take the connection down; the gateway logs the raw bytes.
     return { messages: [], deviceId: f.id };

@@ -2,6 +2,7 @@
 // DevEUI), with its owner. Cached in memory: the hot path makes no query per message. Unknown
 // identities are cached too, briefly, so a stranger flooding us costs one query a while.
 import type { Logger } from 'pino';
+import { validIdentity } from '@wt/protocols';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Metrics } from './metrics.js';
@@ -133,6 +134,11 @@ export class DeviceDirectory {
   private async load(identity: string, protocol: string): Promise<DeviceRef | null> {
     const id = identity.trim();
     let rows: DeviceRef[] = [];
+    // No device has an identity the database could not even compare (a NUL, a lone surrogate).
+    if (!validIdentity(id)) {
+      this.remember(identity, { ref: null, at: Date.now() });
+      return null;
+    }
     if (IMEI.test(id)) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.imei = $1 LIMIT 1`, [id]);
     else if (/^\d{10}$/.test(id)) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.short_id = $1 LIMIT 2`, [id]);
     if (rows.length === 0 && id.length > 0) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.ext_id = $1 LIMIT 1`, [id.toLowerCase()]);

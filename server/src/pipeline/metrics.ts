@@ -13,8 +13,13 @@ export class Metrics {
   malformed = 0;
   /** Frames that decoded to nothing we store (and needed no reply). */
   ignored = 0;
-  /** Messages whose batch failed to commit (the device was not acknowledged). */
+  /** Messages whose batch failed to commit because the database was unavailable (the device was not acknowledged and resends). */
   failed = 0;
+  /**
+   * Messages the database refused on their own (found by splitting their batch): not acknowledged,
+   * logged with their device; the other messages of the batch were stored.
+   */
+  refused = 0;
   batches = 0;
   /** Sum of batch durations (ms), for the mean. */
   batchMs = 0;
@@ -34,6 +39,7 @@ export class Metrics {
       malformed: this.malformed,
       ignored: this.ignored,
       failed: this.failed,
+      refused: this.refused,
       batches: this.batches,
       batchMs: Math.round(this.batchMs),
       meanBatchMs: this.batches ? Math.round((this.batchMs / this.batches) * 100) / 100 : 0,

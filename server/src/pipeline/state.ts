@@ -2,6 +2,7 @@
 // batch's transaction, and kept in memory for the map. A fix only replaces an older fix, so a
 // buffered (historical) upload never moves a device back in time.
 import type { DeviceMessage } from '@wt/protocols';
+import { boundDouble, boundInt, boundMs, boundReal, boundSmallint, boundTime } from './bounds.js';
 
 export type ConnectionMode = 'long' | 'short';
 
@@ -65,7 +66,8 @@ export function mergeMessage(s: StateDelta, msg: DeviceMessage, receivedAt: numb
   }
   const fix = msg.fix;
   if (fix && Number.isFinite(fix.lat) && Number.isFinite(fix.lon)) {
-    const t = fix.time.getTime();
+    // The same time the position row gets: the fix's, else the message's, else the receive time.
+    const t = boundMs(fix.time?.getTime(), receivedAt) ?? boundMs(msg.time?.getTime(), receivedAt) ?? receivedAt;
     if (s.fixTime === undefined || t >= s.fixTime) {
       s.fixTime = t;
       s.lat = fix.lat;
@@ -83,7 +85,7 @@ export function mergeMessage(s: StateDelta, msg: DeviceMessage, receivedAt: numb
   }
   const h = msg.health;
   if (h) {
-    const t = (msg.time ?? new Date(receivedAt)).getTime();
+    const t = boundMs(msg.time?.getTime(), receivedAt) ?? receivedAt;
     if (s.healthTime === undefined || t >= s.healthTime) {
       mergeHealth(s, h);
       if (h.steps !== undefined) s.steps = h.steps;
@@ -115,33 +117,30 @@ export function mergeDelta(live: LiveState, d: StateDelta): void {
   }
 }
 
-// Integer columns: devices send fractions now and then (battery 85.5 %).
-const int = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : Math.round(v));
-const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
-
-/** Rows for the upsert, as JSON for json_to_recordset. */
+/** Rows for the upsert, as JSON for json_to_recordset; each value within its column (./bounds.ts). */
 export function stateRowsJson(deltas: Iterable<StateDelta>): string {
   const rows = [];
   for (const d of deltas) {
     rows.push({
       d: d.deviceId,
-      ft: iso(d.fixTime),
-      la: d.lat ?? null,
-      lo: d.lon ?? null,
+      ft: boundTime(d.fixTime, d.lastSeen),
+      la: boundDouble(d.lat),
+      lo: boundDouble(d.lon),
       v: d.valid ?? null,
-      sp: d.speed ?? null,
-      co: d.course ?? null,
-      b: int(d.battery),
-      si: int(d.signal),
-      st: int(d.steps),
-      hr: d.heartRate ?? null,
-      sy: d.systolic ?? null,
-      di: d.diastolic ?? null,
-      bt: d.bodyTemp ?? null,
-      wt: d.wristTemp ?? null,
-      bo: d.bloodOxygen ?? null,
-      ht: iso(d.healthTime),
-      ls: iso(d.lastSeen),
+      sp: boundReal(d.speed),
+      co: boundReal(d.course),
+      // Integer columns: devices send fractions now and then (battery 85.5 %).
+      b: boundSmallint(d.battery),
+      si: boundSmallint(d.signal),
+      st: boundInt(d.steps),
+      hr: boundReal(d.heartRate),
+      sy: boundReal(d.systolic),
+      di: boundReal(d.diastolic),
+      bt: boundReal(d.bodyTemp),
+      wt: boundReal(d.wristTemp),
+      bo: boundReal(d.bloodOxygen),
+      ht: boundTime(d.healthTime, d.lastSeen),
+      ls: new Date(d.lastSeen).toISOString(),
       m: d.mode,
     });
   }

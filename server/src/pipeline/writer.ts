@@ -11,7 +11,9 @@ import type { Logger } from 'pino';
 import type { DeviceMessage } from '@wt/protocols';
 import type { Database, QueryFn } from '../db/client.js';
 import type { DeviceRef } from './directory.js';
-import type { Metrics } from './metrics.js';
+import { RateLimitedLog, type Metrics } from './metrics.js';
+import { codeOfDeviceAlarm } from '../rules/alarm-rules.js';
+import { boundDouble, boundInt, boundJson, boundReal, boundSmallint, boundText, boundTime } from './bounds.js';
 import { mergeMessage, newDelta, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
 
 export interface WriteItem {
@@ -54,8 +56,11 @@ const POSITIONS_SQL = `INSERT INTO positions (device_id, time, received_at, lat,
 SELECT d, t, r, la, lo, v, s, c, al, ac, sa, ce, wi, at FROM json_to_recordset($1::json)
   AS x(d int, t timestamptz, r timestamptz, la float8, lo float8, v bool, s real, c real, al real, ac real, sa smallint, ce jsonb, wi jsonb, at jsonb)`;
 
-const HEALTH_SQL = `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, hrv, steps, distance, calories, uv, sleep)
-SELECT d, t, r, hr, sy, di, bt, wt, bo, hv, st, ds, ca, uv, sl FROM json_to_recordset($1::json)
+// A reading with a measure the thresholds check is left pending for the alarm engine, which
+// evaluates it (live, or on its replay after a restart) in the transaction of its alarms.
+const HEALTH_SQL = `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, hrv, steps, distance, calories, uv, sleep, pending)
+SELECT d, t, r, hr, sy, di, bt, wt, bo, hv, st, ds, ca, uv, sl,
+  (hr IS NOT NULL OR sy IS NOT NULL OR di IS NOT NULL OR bt IS NOT NULL OR wt IS NOT NULL OR bo IS NOT NULL) FROM json_to_recordset($1::json)
   AS x(d int, t timestamptz, r timestamptz, hr real, sy real, di real, bt real, wt real, bo real, hv real, st int, ds real, ca real, uv real, sl jsonb)`;
 
 // The common batch (positions, health readings, state; no events, no command replies) is one
@@ -78,8 +83,10 @@ function copyValue(v: unknown): string {
   return /[\\\n\r\t]/.test(text) ? text.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t')) : text;
 }
 
-const EVENTS_SQL = `INSERT INTO device_events (id, device_id, time, received_at, kind, payload)
-SELECT i, d, t, r, k, p FROM json_to_recordset($1::json) AS x(i bigint, d int, t timestamptz, r timestamptz, k text, p jsonb)`;
+// An alarm that raises an alarm record is left pending for the alarm engine, which clears it in the
+// transaction that writes the record and its partner pushes: acknowledged means it will be raised.
+const EVENTS_SQL = `INSERT INTO device_events (id, device_id, time, received_at, kind, payload, pending)
+SELECT i, d, t, r, k, p, coalesce(pe, false) FROM json_to_recordset($1::json) AS x(i bigint, d int, t timestamptz, r timestamptz, k text, p jsonb, pe bool)`;
 
 // The reply answers the oldest command sent with that keyword; binary protocols whose replies do
 // not name the command (GT06 texts) fall back to the oldest sent command of the device.
@@ -95,8 +102,22 @@ RETURNING id, code`;
 
 type Prepared = ReturnType<BatchWriter['prepare']>;
 
-const n = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : v);
-const int = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : Math.round(v));
+/**
+ * Failures of the database rather than of the data (unreachable, shutting down, out of resources,
+ * a deadlock or serialization conflict): the whole batch is not acknowledged and devices resend.
+ * Anything else is the data's fault, and the batch is split to find the message at fault.
+ */
+export function isTransient(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    // 08 connection, 53 insufficient resources, 57P0x shutdown, 58 system error, 40001/40P01 conflicts, 55P03 lock.
+    if (/^(08|53|57P|58)/.test(code) || code === '40001' || code === '40P01' || code === '55P03') return true;
+    if (/^E[A-Z]+$/.test(code)) return true; // node sockets: ECONNREFUSED, ECONNRESET, ETIMEDOUT, EPIPE ...
+  }
+  const message = (err as Error | null)?.message ?? '';
+  return /connection terminated|timeout exceeded when trying to connect|connection error|is closed|not connected/i.test(message);
+}
+
 
 export class BatchWriter {
   // A FIFO as an array and a head index: shift() on a long array moves every element.
@@ -107,6 +128,7 @@ export class BatchWriter {
   private timer: NodeJS.Timeout | undefined;
   private idle: (() => void)[] = [];
   private closed = false;
+  private readonly refusedLog = new RateLimitedLog(30);
 
   constructor(
     private readonly database: Database,
@@ -194,29 +216,58 @@ export class BatchWriter {
     const items: WriteItem[] = [];
     for (const g of groups) for (const it of g.items) items.push(it);
     const started = performance.now();
+    let batch: CommittedBatch;
     try {
       const prep = this.prepare(items);
-      const batch =
+      batch =
         prep.events.length || prep.replies.length
           ? await this.database.transaction((q, client) => this.writeTx(q, prep, client))
           : await this.writeSingle(prep);
-      this.metrics.batches++;
-      this.metrics.batchMs += performance.now() - started;
-      this.metrics.committed += rows;
-      this.metrics.positions += batch.positions;
-      if (rows > this.metrics.maxBatchRows) this.metrics.maxBatchRows = rows;
-      try {
-        this.opts.onCommitted(batch);
-      } catch (err) {
-        this.log.error({ err }, 'publishing committed messages failed');
-      }
-      // Then the acknowledgements (the events of what they acknowledge are out first).
-      this.settle(groups, null);
     } catch (err) {
-      this.metrics.failed += rows;
-      this.log.error({ err, rows }, 'batch write failed: its devices are not acknowledged and will resend');
-      this.settle(groups, err as Error);
+      if (isTransient(err)) {
+        this.metrics.failed += rows;
+        this.log.error({ err, rows }, 'batch write failed: its devices are not acknowledged and will resend');
+        this.settle(groups, err as Error);
+        return;
+      }
+      // The database refused something in the data: one message must not cost the others their
+      // acknowledgement. Halve the batch and write each half, down to the groups at fault.
+      if (groups.length > 1) {
+        const mid = groups.length >> 1;
+        const count = (gs: Group[]) => gs.reduce((n, g) => n + g.items.length, 0);
+        const [a, b] = [groups.slice(0, mid), groups.slice(mid)];
+        await this.run(a, count(a));
+        await this.run(b, count(b));
+      } else this.refuse(groups[0]!, err as Error);
+      return;
     }
+    this.metrics.batches++;
+    this.metrics.batchMs += performance.now() - started;
+    this.metrics.committed += rows;
+    this.metrics.positions += batch.positions;
+    if (rows > this.metrics.maxBatchRows) this.metrics.maxBatchRows = rows;
+    try {
+      this.opts.onCommitted(batch);
+    } catch (err) {
+      this.log.error({ err }, 'publishing committed messages failed');
+    }
+    // Then the acknowledgements (the events of what they acknowledge are out first).
+    this.settle(groups, null);
+  }
+
+  /** A group the database refuses on its own: not acknowledged, counted and logged with its device. */
+  private refuse(g: Group, err: Error): void {
+    this.metrics.refused += g.items.length;
+    const l = this.refusedLog.allow();
+    if (l.ok) {
+      const devices = [...new Set(g.items.map((it) => it.ref.imei))];
+      const types = [...new Set(g.items.map((it) => `${it.msg.protocol}:${it.msg.type}`))];
+      this.log.warn(
+        { devices, deviceIds: [...new Set(g.items.map((it) => it.ref.id))], types, messages: g.items.length, reason: err.message, code: (err as { code?: string }).code, suppressed: l.suppressed || undefined },
+        'device message refused by the database: not acknowledged, the other messages of its batch are stored',
+      );
+    }
+    this.settle([g], err);
   }
 
   /** Tells each group's caller how its batch went; a caller that throws does not touch the others. */
@@ -233,18 +284,20 @@ export class BatchWriter {
   private prepare(items: WriteItem[]) {
     const positions: Record<(typeof POSITION_KEYS)[number], unknown>[] = [];
     const health: unknown[] = [];
-    const events: { d: number; t: string; r: string; k: string; p: unknown; item: WriteItem }[] = [];
+    const events: { d: number; t: string; r: string; k: string; p: unknown; item: WriteItem; pe?: boolean }[] = [];
     const replies: WriteItem[] = [];
     const deltas = new Map<number, StateDelta>();
 
     for (const it of items) {
       const { msg, ref } = it;
-      const r = (it.receivedIso ??= new Date(it.receivedAt).toISOString());
+      const received = it.receivedAt;
+      const r = (it.receivedIso ??= new Date(received).toISOString());
+      // Every value below goes through the bound of its column (./bounds.ts).
       const time = msg.time ?? msg.fix?.time;
-      const t = (it.timeIso = time && Number.isFinite(time.getTime()) ? time.toISOString() : r);
+      const t = (it.timeIso = boundTime(time, received) ?? r);
       let delta = deltas.get(ref.id);
-      if (!delta) deltas.set(ref.id, (delta = newDelta(ref.id, it.receivedAt, it.mode)));
-      mergeMessage(delta, msg, it.receivedAt, it.mode);
+      if (!delta) deltas.set(ref.id, (delta = newDelta(ref.id, received, it.mode)));
+      mergeMessage(delta, msg, received, it.mode);
 
       if (msg.fix || msg.cells?.length || msg.wifi?.length) {
         const f = msg.fix;
@@ -255,38 +308,38 @@ export class BatchWriter {
         if (msg.alarms?.length) attrs.alarms = msg.alarms;
         positions.push({
           d: ref.id,
-          t: f ? (f.time === time ? t : f.time.toISOString()) : t,
+          t: f && f.time !== time ? (boundTime(f.time, received) ?? t) : t,
           r,
-          la: f ? n(f.lat) : null,
-          lo: f ? n(f.lon) : null,
-          v: f ? f.valid : false,
-          s: n(f?.speed),
-          c: n(f?.course),
-          al: n(f?.altitude),
-          ac: n(f?.accuracy),
-          sa: int(f?.satellites),
-          ce: msg.cells?.length ? msg.cells : null,
-          wi: msg.wifi?.length ? msg.wifi : null,
-          at: attrs,
+          la: f ? boundDouble(f.lat) : null,
+          lo: f ? boundDouble(f.lon) : null,
+          v: f ? f.valid === true : false,
+          s: boundReal(f?.speed),
+          c: boundReal(f?.course),
+          al: boundReal(f?.altitude),
+          ac: boundReal(f?.accuracy),
+          sa: boundSmallint(f?.satellites),
+          ce: msg.cells?.length ? boundJson(msg.cells) : null,
+          wi: msg.wifi?.length ? boundJson(msg.wifi) : null,
+          at: boundJson(attrs),
         });
       }
       const h = msg.health;
       if (h && Object.keys(h).length) {
         health.push({
           d: ref.id, t, r,
-          hr: n(h.heartRate), sy: n(h.systolic), di: n(h.diastolic), bt: n(h.bodyTemp), wt: n(h.wristTemp),
-          bo: n(h.bloodOxygen), hv: n(h.hrv), st: int(h.steps), ds: n(h.distance), ca: n(h.calories), uv: n(h.uv),
-          sl: h.sleep?.length ? h.sleep : null,
+          hr: boundReal(h.heartRate), sy: boundReal(h.systolic), di: boundReal(h.diastolic), bt: boundReal(h.bodyTemp), wt: boundReal(h.wristTemp),
+          bo: boundReal(h.bloodOxygen), hv: boundReal(h.hrv), st: boundInt(h.steps), ds: boundReal(h.distance), ca: boundReal(h.calories), uv: boundReal(h.uv),
+          sl: h.sleep?.length ? boundJson(h.sleep) : null,
         });
       }
       for (const a of msg.alarms ?? []) {
         const f = msg.fix;
-        events.push({ d: ref.id, t, r, k: a, item: it, p: { type: msg.type, ...(f ? { lat: f.lat, lon: f.lon, valid: f.valid } : {}), ...(msg.status ? { status: msg.status } : {}) } });
+        events.push({ d: ref.id, t, r, k: boundText(a, 64)!, item: it, pe: codeOfDeviceAlarm(a) !== null, p: boundJson({ type: msg.type, ...(f ? { lat: f.lat, lon: f.lon, valid: f.valid } : {}), ...(msg.status ? { status: msg.status } : {}) }) });
       }
-      if (msg.kind === 'login') events.push({ d: ref.id, t, r, k: 'login', item: it, p: { type: msg.type, ...(msg.attributes ?? {}) } });
-      if (msg.kind === 'beacon' && msg.beacon) events.push({ d: ref.id, t, r, k: 'beacon', item: it, p: msg.beacon });
+      if (msg.kind === 'login') events.push({ d: ref.id, t, r, k: 'login', item: it, p: boundJson({ type: msg.type, ...(msg.attributes ?? {}) }) });
+      if (msg.kind === 'beacon' && msg.beacon) events.push({ d: ref.id, t, r, k: 'beacon', item: it, p: boundJson(msg.beacon) });
       if (msg.commandResult) {
-        events.push({ d: ref.id, t, r, k: 'commandResult', item: it, p: msg.commandResult });
+        events.push({ d: ref.id, t, r, k: 'commandResult', item: it, p: boundJson(msg.commandResult) });
         replies.push(it);
       }
     }
@@ -319,18 +372,20 @@ export class BatchWriter {
           list.push(id);
           alarmIds.set(e.item, list);
         }
-        return { i: id, d: e.d, t: e.t, r: e.r, k: e.k, p: e.p };
+        return { i: id, d: e.d, t: e.t, r: e.r, k: e.k, p: e.p, pe: e.pe };
       });
       await query(EVENTS_SQL, [JSON.stringify(rows)]);
     }
     const answered: CommittedBatch['answered'] = [];
     for (const it of replies) {
       const cr = it.msg.commandResult!;
-      const reply = cr.text ?? null;
+      const keyword = boundText(cr.keyword, 64) ?? '';
+      const reply = boundText(cr.text, 4096);
       const looseMatch = it.ref.protocol === 'gt06' || it.msg.protocol === 'gt06';
-      const flag = cr.serverFlag && cr.serverFlag <= 0x7fffffff ? cr.serverFlag : null;
-      const rows = await query<{ id: number; code: string }>(ANSWER_SQL, [it.ref.id, cr.keyword, reply ?? cr.keyword, looseMatch, flag]);
-      if (rows[0]) answered.push({ item: it, commandId: rows[0].id, code: rows[0].code, reply: reply ?? cr.keyword });
+      // The flag carries a command id (an int4): anything else matches no command.
+      const flag = cr.serverFlag && cr.serverFlag > 0 ? boundInt(cr.serverFlag) : null;
+      const rows = await query<{ id: number; code: string }>(ANSWER_SQL, [it.ref.id, keyword, reply ?? keyword, looseMatch, flag]);
+      if (rows[0]) answered.push({ item: it, commandId: rows[0].id, code: rows[0].code, reply: reply ?? keyword });
     }
     const sorted = [...deltas.values()].sort((a, b) => a.deviceId - b.deviceId);
     await query(UPSERT_STATE_SQL, [stateRowsJson(sorted)]);

@@ -3,13 +3,30 @@
 // TransitionSource), and a periodic offline check. Every alarm is stored (one open alarm per
 // device and type, repeats counted), published for the consoles, queued for partner companies and
 // told to the alarm contacts.
+//
+// Durability: the pipeline writes a device's alarm (device_events) and a health reading with a
+// checked measure (health_readings) as pending, in the transaction it acknowledges them after. The
+// engine clears that mark in the same transaction as the alarm record and its partner pushes, so
+// an event is raised exactly once; what a crash (or a process without the engine) left pending is
+// replayed at start and every few seconds.
 import { ALARM_CODES, ALARM_TYPES, DEFAULT_LOCALE, alarmTypeByCode, formatDateTime, translate, type HealthThresholds } from '@wt/contract';
+import type { QueryFn } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { alarmTypes } from '../db/schema/index.js';
 import { TOPICS, type AlarmEvent, type HealthEvent } from '../pipeline/events.js';
 import { REALTIME_TOPICS, type AlarmRaisedEvent } from '../realtime/topics.js';
 import { alarmTypeName, renderAlarmMessage } from '../modules/alarm/format.js';
-import { codeOfDeviceAlarm, evaluateHealth, hasCheckedMeasure, messageOfDeviceAlarm, pathIdsUpward, resolveThresholds, type ThresholdSource } from './alarm-rules.js';
+import type { AlarmKind, HealthReading } from '@wt/protocols';
+import {
+  codeOfDeviceAlarm,
+  evaluateHealth,
+  hasCheckedMeasure,
+  messageOfDeviceAlarm,
+  pathIdsUpward,
+  resolveThresholds,
+  type Measure,
+  type ThresholdSource,
+} from './alarm-rules.js';
 import { ContactNotifier, smsProviderFor } from './alarm-notify.js';
 import { PUSH_TOPICS, enqueuePush } from '../modules/push/outbox.js';
 
@@ -79,6 +96,18 @@ const THRESHOLD_TTL_MS = 60_000;
 const DEVICE_TTL_MS = 60_000;
 /** A repeat of an open alarm is shown again on the consoles at most this often. */
 const REPUBLISH_MS = 60_000;
+/** How often events left pending are looked for (an indexed look at a nearly empty set). */
+const REPLAY_EVERY_MS = 5000;
+/** Events younger than this are left to the live path of the process that committed them. */
+const REPLAY_SETTLE_SECONDS = 5;
+const REPLAY_BATCH = 200;
+
+/** What one transaction of the engine wrote, told to the consoles and partners after the commit. */
+interface Stored {
+  raised: RaisedAlarm;
+  input: RaiseInput;
+  queued: number;
+}
 
 type Row = Record<string, unknown>;
 
@@ -89,6 +118,8 @@ export class AlarmEngine {
   private published = new Map<number, number>();
   private unsubscribe: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private replayTimer: NodeJS.Timeout | undefined;
+  private replaying: Promise<number> | undefined;
   private pending = new Set<Promise<unknown>>();
   private readonly notifier: ContactNotifier;
   private stopped = false;
@@ -121,12 +152,18 @@ export class AlarmEngine {
       this.timer = setInterval(() => this.track(this.checkOffline()), every);
       this.timer.unref();
     }
+    // What the last run acknowledged but did not raise (a crash, a stop), then whatever a process
+    // without the engine commits.
+    this.track(this.replay({ settleSeconds: 0 }));
+    this.replayTimer = setInterval(() => this.track(this.replay()), REPLAY_EVERY_MS);
+    this.replayTimer.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const u of this.unsubscribe.splice(0)) u();
     if (this.timer) clearInterval(this.timer);
+    if (this.replayTimer) clearInterval(this.replayTimer);
     await this.idle();
   }
 
@@ -149,38 +186,153 @@ export class AlarmEngine {
 
   // ---- sources ---------------------------------------------------------------------------------
 
+  /** A device's own alarm, as committed by the pipeline (its device_events row is pending). */
   async onDeviceAlarm(e: AlarmEvent): Promise<RaisedAlarm | null> {
+    // Kinds that raise nothing are not left pending by the pipeline: nothing to clear.
+    if (codeOfDeviceAlarm(e.alarm) === null) return null;
+    return (await this.handleDeviceAlarm(e))[0] ?? null;
+  }
+
+  private handleDeviceAlarm(e: AlarmEvent): Promise<RaisedAlarm[]> {
     const code = codeOfDeviceAlarm(e.alarm);
-    if (code === null) return null;
-    return this.raise({
-      code,
-      device: { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath },
-      time: e.time,
-      messageKey: messageOfDeviceAlarm(e.alarm),
-      params: e.alarm === 'fenceIn' || e.alarm === 'fenceOut' ? { fence: '' } : {},
-      lat: e.lat ?? null,
-      lon: e.lon ?? null,
+    const device: DeviceInfo = { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath };
+    return this.commit(device.id, async (q) => {
+      // Handled once: whoever clears the mark raises the alarm, in this transaction.
+      const claimed = await q(`UPDATE device_events SET pending = false WHERE id = $1 AND pending RETURNING id`, [e.eventId]);
+      if (!claimed.length || code === null) return [];
+      return [
+        {
+          code,
+          device,
+          time: e.time,
+          messageKey: messageOfDeviceAlarm(e.alarm),
+          params: e.alarm === 'fenceIn' || e.alarm === 'fenceOut' ? { fence: '' } : {},
+          lat: e.lat ?? null,
+          lon: e.lon ?? null,
+        },
+      ];
     });
   }
 
+  /** A health reading, as committed by the pipeline (its health_readings row is pending). */
   async onHealth(e: HealthEvent): Promise<RaisedAlarm[]> {
     // Most readings (step counts with every heartbeat) have nothing a threshold applies to.
     if (!hasCheckedMeasure(e.health)) return [];
     const device: DeviceInfo = { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath };
+    return this.handleReadings(device, e.time, e.receivedAt);
+  }
+
+  /**
+   * Evaluates the pending readings of a device at one time (one message), once. `time` and
+   * `receivedAt` name the rows exactly (ISO text, or PostgreSQL's own text); `at` is the alarm time.
+   */
+  private async handleReadings(device: DeviceInfo, time: string, receivedAt: string, at = time): Promise<RaisedAlarm[]> {
     const { th } = await this.thresholdsFor(device);
-    const out: RaisedAlarm[] = [];
-    for (const v of evaluateHealth(e.health, th)) {
-      const r = await this.raise({
-        code: v.code,
-        device,
-        time: e.time,
-        messageKey: `alarm.msg.${v.direction}`,
-        params: { measure: v.measure, value: v.value, limit: v.limit },
-        value: v.value,
-      });
-      if (r) out.push(r);
+    return this.commit(device.id, async (q) => {
+      const rows = await q<Record<Measure, number | null>>(
+        `UPDATE health_readings SET pending = false
+          WHERE device_id = $1 AND time = $2::timestamptz AND received_at = $3::timestamptz AND pending
+          RETURNING heart_rate AS "heartRate", systolic, diastolic, body_temp AS "bodyTemp", wrist_temp AS "wristTemp", blood_oxygen AS "bloodOxygen"`,
+        [device.id, time, receivedAt],
+      );
+      const inputs: RaiseInput[] = [];
+      for (const row of rows) {
+        const reading: HealthReading = {};
+        for (const [k, v] of Object.entries(row) as [Measure, number | null][]) if (v !== null) reading[k] = Number(v);
+        for (const v of evaluateHealth(reading, th)) {
+          inputs.push({
+            code: v.code,
+            device,
+            time: at,
+            messageKey: `alarm.msg.${v.direction}`,
+            params: { measure: v.measure, value: v.value, limit: v.limit },
+            value: v.value,
+          });
+        }
+      }
+      return inputs;
+    });
+  }
+
+  /**
+   * Raises what was committed and never handled: at start (what a crash or a stop left), and every
+   * few seconds (events committed by a process that runs no engine, or whose handling failed).
+   * Returns how many events and readings it looked at.
+   */
+  replay(opts: { settleSeconds?: number } = {}): Promise<number> {
+    this.replaying ??= this.replayPass(opts.settleSeconds ?? REPLAY_SETTLE_SECONDS).finally(() => (this.replaying = undefined));
+    return this.replaying;
+  }
+
+  private async replayPass(settleSeconds: number): Promise<number> {
+    const q = (text: string, params: unknown[]) => this.deps.database.query<Row>(text, params);
+    let seen = 0;
+    // A row that stays pending after its turn (its handling failed) is left to the next pass.
+    const tried = new Set<string>();
+    const fresh = (key: string) => !tried.has(key) && !!tried.add(key);
+    for (let more = true; more && !this.stopped; ) {
+      const rows = await q(
+        `SELECT e.id, e.kind, e.time, e.received_at AS "receivedAt", e.payload, d.id AS "deviceId", d.imei, d.name,
+                d.account_id AS "accountId", a.path AS "accountPath", d.protocol
+           FROM device_events e LEFT JOIN devices d ON d.id = e.device_id LEFT JOIN accounts a ON a.id = d.account_id
+          WHERE e.pending AND e.received_at < now() - make_interval(secs => $1) ORDER BY e.id LIMIT $2`,
+        [settleSeconds, REPLAY_BATCH],
+      );
+      more = rows.length === REPLAY_BATCH;
+      for (const r of rows) {
+        if (this.stopped) break;
+        if (!fresh(`e${r.id}`)) {
+          more = false;
+          continue;
+        }
+        // Written for a device deleted meanwhile: nothing to raise.
+        if (r.deviceId === null) {
+          await q(`UPDATE device_events SET pending = false WHERE id = $1`, [r.id]);
+          continue;
+        }
+        const payload = (r.payload ?? {}) as { lat?: number; lon?: number; valid?: boolean };
+        const e: AlarmEvent = {
+          ...refOf(r),
+          protocol: String(r.protocol),
+          time: new Date(r.time as string).toISOString(),
+          receivedAt: new Date(r.receivedAt as string).toISOString(),
+          alarm: r.kind as AlarmKind,
+          eventId: Number(r.id),
+          ...(typeof payload.lat === 'number' && typeof payload.lon === 'number' ? { lat: payload.lat, lon: payload.lon, valid: payload.valid === true } : {}),
+        };
+        await this.handleDeviceAlarm(e);
+        seen++;
+      }
     }
-    return out;
+    for (let more = true; more && !this.stopped; ) {
+      const rows = await q(
+        `SELECT h.device_id AS "readingDevice", h.time, h.received_at AS "receivedAt", h.time::text AS "timeText",
+                h.received_at::text AS "receivedText", d.id AS "deviceId", d.imei, d.name,
+                d.account_id AS "accountId", a.path AS "accountPath"
+           FROM (SELECT DISTINCT device_id, time, received_at FROM health_readings
+                  WHERE pending AND received_at < now() - make_interval(secs => $1) LIMIT $2) h
+           LEFT JOIN devices d ON d.id = h.device_id LEFT JOIN accounts a ON a.id = d.account_id
+          ORDER BY h.received_at`,
+        [settleSeconds, REPLAY_BATCH],
+      );
+      more = rows.length === REPLAY_BATCH;
+      for (const r of rows) {
+        if (this.stopped) break;
+        if (!fresh(`h${r.readingDevice}|${r.timeText}|${r.receivedText}`)) {
+          more = false;
+          continue;
+        }
+        if (r.deviceId === null) {
+          await q(`UPDATE health_readings SET pending = false WHERE device_id = $1 AND pending`, [r.readingDevice]);
+          continue;
+        }
+        // The rows are named by the database's own text of their times: exact to the microsecond.
+        await this.handleReadings(refInfo(r), String(r.timeText), String(r.receivedText), new Date(r.time as string).toISOString());
+        seen++;
+      }
+    }
+    if (seen) this.deps.log.info({ handled: seen }, 'alarm engine: raised what was committed but not yet handled');
+    return seen;
   }
 
   async onTransition(scope: 'device' | 'account', t: FenceTransition): Promise<RaisedAlarm | null> {
@@ -230,7 +382,39 @@ export class AlarmEngine {
 
   // ---- raising ---------------------------------------------------------------------------------
 
+  /** Raises one alarm that no stored event stands for (fence crossings, offline, tests). */
   async raise(input: RaiseInput): Promise<RaisedAlarm | null> {
+    return (await this.commit(input.device.id, async () => [input]))[0] ?? null;
+  }
+
+  /**
+   * One transaction: the device is locked against a concurrent deletion (which takes its alarms
+   * along), `work` claims what it handles and names the alarms, and each alarm is stored with its
+   * partner pushes. Consoles, partners and contacts are told after the commit.
+   */
+  private async commit(deviceId: number, work: (q: QueryFn) => Promise<RaiseInput[]>): Promise<RaisedAlarm[]> {
+    const stored = await this.deps.database.transaction(async (q) => {
+      // The device first, then the event: the same order as a deletion, so the two never deadlock.
+      const present = await q(`SELECT id FROM devices WHERE id = $1 FOR KEY SHARE`, [deviceId]);
+      if (!present.length) return [];
+      const out: Stored[] = [];
+      for (const input of await work(q)) {
+        const s = await this.store(q, input);
+        if (s) out.push(s);
+      }
+      return out;
+    });
+    for (const s of stored) {
+      try {
+        await this.fanOut(s.raised, s.input, this.types.get(s.input.code)?.pagePush ?? true, s.queued);
+      } catch (err) {
+        this.deps.log.error({ err, alarmId: s.raised.id }, 'alarm engine: telling of a stored alarm failed');
+      }
+    }
+    return stored.map((s) => s.raised);
+  }
+
+  private async store(q: QueryFn, input: RaiseInput): Promise<Stored | null> {
     const type = this.types.get(input.code);
     // A type marked invalid raises nothing (SPEC §4 "closing makes the alarm invalid").
     if (type && !type.enabled) return null;
@@ -239,7 +423,7 @@ export class AlarmEngine {
     let time = input.time ? new Date(input.time) : now;
     // A device clock ahead of ours must not put alarms in the future.
     if (Number.isNaN(time.getTime()) || time > now) time = now;
-    const [row] = await this.deps.database.query<Row>(
+    const [row] = await q<Row>(
       `INSERT INTO alarms (type, device_id, account_id, message_key, message_params, value, lat, lon, created_at, last_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $9)
        ON CONFLICT (device_id, type) WHERE status = 0 DO UPDATE SET
@@ -272,11 +456,32 @@ export class AlarmEngine {
       created: new Date(row!.created as string),
       lastAt: new Date(row!.lastAt as string),
     };
-    await this.fanOut(raised, input, type?.pagePush ?? true);
-    return raised;
+    // Partners hear of an alarm once, when it opens; repeats only update the record.
+    let queued = 0;
+    if (raised.inserted) {
+      const category = type?.category ?? alarmTypeByCode(raised.code)?.category ?? 'device';
+      queued = await enqueuePush(
+        this.deps,
+        {
+          alarmId: raised.id,
+          code: raised.code,
+          category,
+          device: input.device,
+          message: renderAlarmMessage(DEFAULT_LOCALE, input.messageKey, input.params),
+          messageKey: input.messageKey,
+          params: input.params,
+          created: raised.created,
+          value: input.value ?? null,
+          lat: input.lat ?? null,
+          lon: input.lon ?? null,
+        },
+        q,
+      );
+    }
+    return { raised, input, queued };
   }
 
-  private async fanOut(alarm: RaisedAlarm, input: RaiseInput, pagePush: boolean): Promise<void> {
+  private async fanOut(alarm: RaisedAlarm, input: RaiseInput, pagePush: boolean, queued = 0): Promise<void> {
     const nowMs = Date.now();
     const last = this.published.get(alarm.id);
     const fresh = alarm.inserted;
@@ -303,21 +508,8 @@ export class AlarmEngine {
       this.deps.bus.publish(REALTIME_TOPICS.alarmRaised, event);
     }
     // Partners and contacts hear of an alarm once, when it opens; repeats only update the record.
+    // (The partner pushes were queued in the alarm's transaction: wake the worker.)
     if (!fresh) return;
-    const category = this.types.get(alarm.code)?.category ?? alarmTypeByCode(alarm.code)?.category ?? 'device';
-    const queued = await enqueuePush(this.deps, {
-      alarmId: alarm.id,
-      code: alarm.code,
-      category,
-      device: input.device,
-      message: renderAlarmMessage(DEFAULT_LOCALE, input.messageKey, input.params),
-      messageKey: input.messageKey,
-      params: input.params,
-      created: alarm.created,
-      value: input.value ?? null,
-      lat: input.lat ?? null,
-      lon: input.lon ?? null,
-    });
     if (queued > 0) this.deps.bus.publish(PUSH_TOPICS.enqueued, { count: queued });
     await this.notifyContacts(alarm, input);
   }
@@ -384,6 +576,15 @@ export class AlarmEngine {
     this.devices.set(id, { info, at: Date.now() });
     return info;
   }
+}
+
+function refInfo(r: Row): DeviceInfo {
+  return { id: Number(r.deviceId), imei: String(r.imei), name: String(r.name), accountId: Number(r.accountId), accountPath: String(r.accountPath) };
+}
+
+function refOf(r: Row) {
+  const d = refInfo(r);
+  return { deviceId: d.id, imei: d.imei, name: d.name, accountId: d.accountId, accountPath: d.accountPath };
 }
 
 const THRESHOLD_COLUMNS = `heart_rate_min AS "heartRateMin", heart_rate_max AS "heartRateMax", systolic_min AS "systolicMin",

@@ -121,8 +121,17 @@ export const healthReadings = pgTable(
     calories: real('calories'),
     uv: real('uv'),
     sleep: jsonb('sleep'),
+    /**
+     * A reading with a measure the health thresholds check, written in the ingest transaction and
+     * not yet evaluated by the alarm engine (which clears it in the transaction of its alarms).
+     */
+    pending: boolean('pending').notNull().default(false),
   },
-  (t) => [index('health_device_time_idx').on(t.deviceId, t.time)],
+  (t) => [
+    index('health_device_time_idx').on(t.deviceId, t.time),
+    // Only the few readings still to evaluate: the alarm engine's replay after a restart reads it.
+    index('health_readings_pending_idx').on(t.deviceId, t.time).where(sql`pending`),
+  ],
 );
 
 /** Alarms and other events as the device reported them (login, beacon scans ...). */
@@ -135,8 +144,17 @@ export const deviceEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
     kind: text('kind').notNull(),
     payload: jsonb('payload'),
+    /**
+     * An alarm the device reported that the alarm engine has not yet turned into an alarm record:
+     * set in the ingest transaction, cleared in the transaction that writes the alarm and its pushes.
+     */
+    pending: boolean('pending').notNull().default(false),
   },
-  (t) => [index('device_events_device_time_idx').on(t.deviceId, t.time)],
+  (t) => [
+    index('device_events_device_time_idx').on(t.deviceId, t.time),
+    // Only the few events still to handle: the alarm engine's replay after a restart reads it.
+    index('device_events_pending_idx').on(t.id).where(sql`pending`),
+  ],
 );
 
 export const commands = pgTable(

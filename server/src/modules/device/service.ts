@@ -8,6 +8,7 @@ import type { AuthedContext, AuthUser } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import {
   accounts,
+  alarms,
   commandDictionary,
   commands,
   deviceEvents,
@@ -21,7 +22,9 @@ import {
   deviceState,
   devices,
   healthReadings,
+  healthThresholds,
   positions,
+  pushOutbox,
 } from '../../db/schema/index.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -206,7 +209,7 @@ export async function unbindMany(ctx: AuthedContext, b: Req<'batchUnbindRequest'
   return unbindDevices(ctx, unique(b.Imeis).map((imei) => ({ imei, d: found.get(imei) })), b.UserId);
 }
 
-/** Deletes devices with everything recorded about them, unless something still depends on them. */
+/** Deletes devices with everything recorded about them (alarms included), unless something still depends on them. */
 async function deleteDevices(ctx: AuthedContext, wanted: { imei: string; d: ScopedDevice | undefined }[]) {
   const { db } = ctx.deps.database;
   const failed: Failure[] = [];
@@ -221,7 +224,18 @@ async function deleteDevices(ctx: AuthedContext, wanted: { imei: string; d: Scop
   if (ok.length) {
     const ids = ok.map((d) => d.id);
     await db.transaction(async (tx) => {
+      // The devices first: the alarm engine locks a device before it raises an alarm for it, so an
+      // alarm being raised now has either committed (and goes below) or finds no device.
+      await tx.delete(devices).where(inArray(devices.id, ids));
+      // Their alarms go with them, so that every count of alarms (dashboard, lists, "type in use")
+      // agrees with the lists; so do the partner pushes not yet delivered. Delivered and failed
+      // pushes stay as the record of what partners were sent.
+      await tx.delete(pushOutbox).where(
+        and(eq(pushOutbox.status, 'pending'), inArray(pushOutbox.alarmId, tx.select({ id: alarms.id }).from(alarms).where(inArray(alarms.deviceId, ids)))),
+      );
       for (const [table, col] of [
+        [alarms, alarms.deviceId],
+        [healthThresholds, healthThresholds.deviceId],
         [deviceFenceState, deviceFenceState.deviceId],
         [deviceFences, deviceFences.deviceId],
         [devicePersons, devicePersons.deviceId],
@@ -233,7 +247,6 @@ async function deleteDevices(ctx: AuthedContext, wanted: { imei: string; d: Scop
       ] as const) {
         await tx.delete(table).where(inArray(col, ids));
       }
-      await tx.delete(devices).where(inArray(devices.id, ids));
     });
     announce(ctx, ok);
   }

@@ -5,6 +5,7 @@
 // the attempt, and retries failures with exponential backoff.
 import { createHmac } from 'node:crypto';
 import { formatDateTime, resolveLocale } from '@wt/contract';
+import type { QueryFn } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { renderAlarmMessage } from '../alarm/format.js';
 import { backoffMs, pathIdsUpward } from '../../rules/alarm-rules.js';
@@ -63,9 +64,12 @@ function bodyFor(format: number, a: PushAlarm): string {
   });
 }
 
-/** Queues an alarm for every effective company of the device's account or an account above it. */
-export async function enqueuePush(deps: AppDeps, alarm: PushAlarm): Promise<number> {
-  const companies = await deps.database.query<Row>(
+/**
+ * Queues an alarm for every effective company of the device's account or an account above it.
+ * `query` is the transaction that writes the alarm: the alarm and its pushes commit together.
+ */
+export async function enqueuePush(deps: AppDeps, alarm: PushAlarm, query: QueryFn = (text, params) => deps.database.query(text, params)): Promise<number> {
+  const companies = await query<Row>(
     `SELECT c.id, c.push_url AS "url", c.push_model AS "model", c.default_format AS "format", a.language
        FROM push_companies c JOIN accounts a ON a.id = c.account_id
       WHERE c.effective = 1 AND c.account_id = ANY($1::int[])`,
@@ -74,7 +78,7 @@ export async function enqueuePush(deps: AppDeps, alarm: PushAlarm): Promise<numb
   let n = 0;
   for (const c of companies) {
     if (!wants(Number(c.model), alarm.category)) continue;
-    await deps.database.query(`INSERT INTO push_outbox (company_id, alarm_id, imei, url, body) VALUES ($1, $2, $3, $4, $5)`, [
+    await query(`INSERT INTO push_outbox (company_id, alarm_id, imei, url, body) VALUES ($1, $2, $3, $4, $5)`, [
       c.id,
       alarm.alarmId,
       alarm.device.imei,
