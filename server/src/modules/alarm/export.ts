@@ -22,7 +22,8 @@ import { queryRecords, recordOut } from './service.js';
 /** Rows in one export: a spreadsheet beyond this is not read by anyone, and it bounds the memory used. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-async function context(app: FastifyInstance, deps: AppDeps, request: FastifyRequest): Promise<AuthedContext> {
+/** The authenticated caller of an export (a file route outside the call registry). */
+export async function exportContext(app: FastifyInstance, deps: AppDeps, request: FastifyRequest): Promise<AuthedContext> {
   const user = await app.authenticator.fromHeader(request.headers.authorization);
   return {
     deps,
@@ -48,7 +49,7 @@ async function send(reply: FastifyReply, wb: ExcelJS.Workbook, name: string) {
 const h = (locale: Locale, key: string) => translate(locale, `alarmExport.${key}`);
 
 /** The filter of an export, or the same validation failure a list call answers (via the shared error handler). */
-function parseFilter<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+export function parseFilter<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const r = schema.safeParse(body ?? {});
   if (r.success) return r.data;
   throw new AppError(
@@ -66,7 +67,7 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
   const records = z.object(alarmRecordFilter);
   // Failures are thrown and rendered by the shared error handler, like every call's.
   app.post('/api/export/alarm-records', async (request, reply) => {
-    const ctx = await context(app, opts.deps, request);
+    const ctx = await exportContext(app, opts.deps, request);
     const filter = parseFilter(records, request.body);
     const found = await queryRecords(ctx, filter, EXPORT_MAX_ROWS, 0);
     const wb = new ExcelJS.Workbook();
@@ -106,7 +107,7 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
 
   const readings = z.object(healthFilter);
   app.post('/api/export/health-readings', async (request, reply) => {
-    const ctx = await context(app, opts.deps, request);
+    const ctx = await exportContext(app, opts.deps, request);
     const filter = parseFilter(readings, request.body);
     const found = await queryReadings(ctx, filter, EXPORT_MAX_ROWS, 0);
     if (!found.length) throw new AppError(404, 'health.noData');
