@@ -134,6 +134,8 @@ describe.each(databases())('health data on %s', (kind) => {
       fetch(`${p.url}/api/export/health-readings`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${agent}` }, body: JSON.stringify(body) });
     const ok = await post({ Imei: watch.imei });
     expect(ok.headers.get('content-type')).toContain('spreadsheetml');
+    expect(ok.headers.get('x-total-rows')).toBe('24');
+    expect((await ok.arrayBuffer()).byteLength).toBeGreaterThan(0);
     const empty = await post({ Imei: '000000000000000' });
     expect(await empty.json()).toMatchObject({ Message: 'health.noData' });
   });

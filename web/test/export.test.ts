@@ -32,10 +32,10 @@ describe('server exports', () => {
   });
 
   it('turns a refusal into the server message', async () => {
-    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ State: 400, Message: 'deviceExport.tooMany', Params: { count: 2, limit: 1 } }), { status: 400 }));
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ State: 400, Message: 'export.tooMany', Params: { count: 2, limit: 1 } }), { status: 400 }));
     const err = await fetchExport('/export/devices', {}, 'en', () => undefined).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ messageKey: 'deviceExport.tooMany', params: { count: 2, limit: 1 } });
+    expect(err).toMatchObject({ messageKey: 'export.tooMany', params: { count: 2, limit: 1 } });
   });
 
   it('writes sizes for people', () => {

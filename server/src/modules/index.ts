@@ -20,10 +20,9 @@ import { healthCalls } from './health/routes.js';
 import { pushCalls } from './push/routes.js';
 import { integrationCalls } from './integration/routes.js';
 import { exportRoutes } from './alarm/export.js';
-import { deviceExportRoutes } from './device/export.js';
 
 export function allCalls(): CallDef[] {
   return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls];
 }
 
-export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, deviceExportRoutes];
+export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes];

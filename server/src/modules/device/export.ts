@@ -1,28 +1,19 @@
 // The device list as a spreadsheet: POST /api/export/devices takes the list's filters and sort and
 // answers an .xlsx of every matching device of the caller's subtree. The file is streamed as it
 // is written: devices are read in pages by keyset (never OFFSET), each page is written and flushed
-// before the next is read, so memory stays flat whether the account has a hundred devices or a
-// million. X-Total-Rows announces the count so the console can show progress.
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+// before the next is read (lib/export-sheet.ts, shared by every export), so memory stays
+// flat whether the account has a hundred devices or a million. X-Total-Rows announces the count so
+// the console can show progress.
+import type ExcelJS from 'exceljs';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { device as deviceSchemas, formatDateTime, translate, type Locale } from '@wt/contract';
 import type { AppDeps } from '../../deps.js';
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../lib/errors.js';
 import { accountInScope } from '../../lib/scope.js';
 import { rows } from '../../lib/sql.js';
-import { exportContext, parseFilter } from '../alarm/export.js';
+import { EXPORT_PAGE_ROWS, checkExportSize, exportContext, parseFilter, type SheetStreams } from '../../lib/export-sheet.js';
 import { COLUMNS, JOINS, SORT, deviceListWhere, type DeviceRow, type ListQuery } from './repo.js';
-
-/** Rows a worksheet can hold below its header (the .xlsx format's limit is 1 048 576 rows). */
-export const DEVICE_EXPORT_MAX_ROWS = 1_048_575;
-/** Devices read per query: large enough that the per-query cost vanishes, small enough to hold. */
-export const DEVICE_EXPORT_PAGE = 2_000;
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export type DeviceExportFilter = Omit<ListQuery, 'PageNo' | 'PageCount'>;
 
@@ -48,7 +39,7 @@ function keyset(sortExpr: SQL | null, desc: boolean, after: Cursor | null): SQL 
 /** Every device the filter selects, page by page, in the list's order. */
 type ExportRow = DeviceRow & { sort_key: string | null };
 
-export async function* devicePages(db: Db, scope: { path: string; id: number }, f: DeviceExportFilter, pageSize = DEVICE_EXPORT_PAGE): AsyncGenerator<ExportRow[]> {
+export async function* devicePages(db: Db, scope: { path: string; id: number }, f: DeviceExportFilter, pageSize = EXPORT_PAGE_ROWS): AsyncGenerator<ExportRow[]> {
   const { where } = deviceListWhere(scope.path, f.IncludeSubAccounts, scope.id, f);
   const sortExpr = f.SortField ? SORT[f.SortField] : null;
   const desc = f.SortOrder !== 'asc';
@@ -123,27 +114,12 @@ function rowOf(L: Locale, tz: number, d: DeviceRow) {
   };
 }
 
-/** Writes the spreadsheet to `out`, waiting for the reader after each page; stops when `out` closes. */
-async function writeDevices(db: Db, out: PassThrough, scope: { path: string; id: number }, f: DeviceExportFilter, L: Locale, tz: number) {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const ws = wb.addWorksheet(translate(L, 'deviceExport.sheet'), { views: [{ state: 'frozen', ySplit: 1 }] });
-  ws.columns = columns(L);
-  ws.getRow(1).font = { bold: true };
-  ws.getRow(1).commit();
-  for await (const page of devicePages(db, scope, f)) {
-    for (const d of page) ws.addRow(rowOf(L, tz, d)).commit();
-    if (out.destroyed) return;
-    // Let the page be compressed and sent before the next is read (an embedded database answers
-    // without giving the event loop a turn), and let a slow reader hold the next query back: the
-    // rows wait in the database, not in memory.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (out.writableNeedDrain && !out.destroyed) await once(out, 'drain');
-  }
-  ws.commit();
-  await wb.commit();
+async function* shaped(pages: AsyncIterable<DeviceRow[]>, L: Locale, tz: number) {
+  for await (const page of pages) yield page.map((d) => rowOf(L, tz, d));
 }
 
-export async function deviceExportRoutes(app: FastifyInstance, opts: { deps: AppDeps }) {
+/** Registered by the export plugin (alarm/export.ts), whose sheet writer it shares. */
+export function deviceExportRoutes(app: FastifyInstance, opts: { deps: AppDeps }, sheets: SheetStreams) {
   const filter = deviceSchemas.deviceListRequest.omit({ PageNo: true, PageCount: true });
   app.post('/api/export/devices', async (request, reply) => {
     const ctx = await exportContext(app, opts.deps, request);
@@ -152,25 +128,14 @@ export async function deviceExportRoutes(app: FastifyInstance, opts: { deps: App
     const account = await accountInScope(db, ctx.user, f.UserId);
     const scope = { path: account.path, id: account.id };
     const total = await countDevices(db, scope, f);
-    if (total > DEVICE_EXPORT_MAX_ROWS) throw new AppError(400, 'deviceExport.tooMany', { count: total, limit: DEVICE_EXPORT_MAX_ROWS });
+    checkExportSize(total);
     const [tz] = await rows<{ tz: number }>(db, sql`SELECT time_zone_offset AS tz FROM accounts WHERE id = ${ctx.user.id}`);
-
-    const out = new PassThrough();
-    // Headers are sent with the first bytes; a failure after that can only cut the file short,
-    // which the console reports as a failed download.
-    writeDevices(db, out, scope, f, ctx.locale, Number(tz?.tz ?? 480)).then(
-      () => undefined,
-      (err: unknown) => {
-        request.log.error({ err }, 'device export failed');
-        out.destroy(err as Error);
-      },
-    );
-    return reply
-      .header('content-type', XLSX)
-      .header('content-disposition', `attachment; filename="devices-${new Date().toISOString().slice(0, 10)}.xlsx"`)
-      .header('x-total-rows', String(total))
-      .header('access-control-expose-headers', 'X-Total-Rows')
-      .header('cache-control', 'no-store')
-      .send(out);
+    return sheets.send(request, reply, {
+      fileName: 'devices',
+      sheet: translate(ctx.locale, 'deviceExport.sheet'),
+      columns: columns(ctx.locale),
+      total,
+      pages: shaped(devicePages(db, scope, f), ctx.locale, Number(tz?.tz ?? 480)),
+    });
   });
 }

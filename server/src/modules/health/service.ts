@@ -92,21 +92,46 @@ export function readingOut(r: Row) {
   };
 }
 
+/** Where a page of reports ended: its last report's time (as text, exact to the microsecond) and device. */
+export interface ReportCursor {
+  time: string;
+  deviceId: number;
+}
+
+async function selectReports(ctx: AuthedContext, f: HealthFilter, limit: number, offset: number, after?: ReportCursor) {
+  const c = await conditions(ctx, f);
+  // Reports are ordered by time (newest first), then device: the next page starts after the cursor.
+  const cursor = after ? sql`(h.time < ${after.time} OR (h.time = ${after.time} AND h.device_id > ${after.deviceId}))` : sql`TRUE`;
+  return rows<Row>(
+    ctx.deps.database.db,
+    sql`SELECT ${COLUMNS}, r.time::text AS "cursorTime" FROM (
+          SELECT ${MERGED} FROM ${healthReadings} h JOIN ${devices} ON devices.id = h.device_id
+           WHERE ${c.where} AND ${cursor} GROUP BY h.device_id, h.time HAVING ${c.having}
+           ORDER BY h.time DESC, h.device_id LIMIT ${limit} OFFSET ${offset}
+        ) r JOIN ${devices} ON devices.id = r.device_id JOIN ${accounts} a ON a.id = devices.account_id
+        ORDER BY r.time DESC, r.device_id`,
+  );
+}
+
 /**
  * Reports newest first, one row per device and report time. The page of reports is grouped and
  * cut first, then joined to its devices and accounts: the joins read only the page's rows.
  */
 export async function queryReadings(ctx: AuthedContext, f: HealthFilter, limit: number, offset: number) {
-  const c = await conditions(ctx, f);
-  return rows<Row>(
-    ctx.deps.database.db,
-    sql`SELECT ${COLUMNS} FROM (
-          SELECT ${MERGED} FROM ${healthReadings} h JOIN ${devices} ON devices.id = h.device_id
-           WHERE ${c.where} GROUP BY h.device_id, h.time HAVING ${c.having}
-           ORDER BY h.time DESC, h.device_id LIMIT ${limit} OFFSET ${offset}
-        ) r JOIN ${devices} ON devices.id = r.device_id JOIN ${accounts} a ON a.id = devices.account_id
-        ORDER BY r.time DESC, r.device_id`,
-  );
+  return selectReports(ctx, f, limit, offset);
+}
+
+/** Every matching report, page by page (keyset, never OFFSET), in the list's order: for exports. */
+export async function* readingPages(ctx: AuthedContext, f: HealthFilter, pageSize: number): AsyncGenerator<Row[]> {
+  let after: ReportCursor | undefined;
+  for (;;) {
+    const page = await selectReports(ctx, f, pageSize, 0, after);
+    if (page.length === 0) return;
+    yield page;
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    after = { time: String(last.cursorTime), deviceId: Number(last.deviceId) };
+  }
 }
 
 /** How many reports (device and time) match: the list's Total, counted as the list groups them. */
