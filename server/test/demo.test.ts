@@ -2,7 +2,7 @@
 // pages of a type), as the README's "Demo tenant" section describes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTECTED_ROUTES, joinPath, type RouteDef } from '@wt/contract';
-import { startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
 /** Full paths of the pages a role label may open by role (SPEC §6), ignoring route lists. */
 function pagesOf(label: string, routes: RouteDef[] = PROTECTED_ROUTES, base = ''): string[] {
@@ -13,10 +13,10 @@ function pagesOf(label: string, routes: RouteDef[] = PROTECTED_ROUTES, base = ''
   });
 }
 
-describe('demo tenant', () => {
+describe.each(databases())('demo tenant on %s', (kind) => {
   let p: TestPlatform;
   beforeAll(async () => {
-    p = await startTestPlatform('pglite');
+    p = await startTestPlatform(kind);
   });
   afterAll(() => p?.stop());
 
