@@ -3,7 +3,6 @@ import dayjs from 'dayjs';
 import { batchOutcome, checkImeiIccid, importReport, parseList } from '../src/pages/devices/deviceForms';
 import { checkCommand, commandStatus, fieldPath, offeredCommands } from '../src/pages/devices/commandForms';
 import { circleRing, distanceMetres, fenceRing, shapeFromRing } from '../src/pages/devices/fence/geometry';
-import { toCsv } from '../src/components/ExportButton';
 
 const A = '865000000000001';
 const B = '865000000000002';
@@ -130,15 +129,5 @@ describe('fence geometry', () => {
     const ring = fenceRing({ Type: 'polygon', Lat: null, Lon: null, Radius: null, Points: shape.Points });
     expect(ring).toEqual([[1, 2], [3, 4], [5, 2], [1, 2]]);
     expect(distanceMetres({ Lat: 0, Lon: 0 }, { Lat: 0, Lon: 1 })).toBeCloseTo(111_195, -2);
-  });
-});
-
-describe('CSV export', () => {
-  it('quotes separators and keeps long digit strings as text', () => {
-    const csv = toCsv([{ imei: A, name: 'a, "b"' }], [
-      { title: 'IMEI', value: (r) => r.imei },
-      { title: 'Name', value: (r) => r.name },
-    ]);
-    expect(csv).toBe(`IMEI,Name\r\n\t${A},"a, ""b"""`);
   });
 });

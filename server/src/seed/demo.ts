@@ -1,6 +1,15 @@
 // The demo tenant (ARCHITECTURE.md): an administrator admin/admin123, sub-accounts of different
 // kinds and role labels, and permission sets. Areas that own demo data (devices, roles, fences ...)
 // add their own steps to DEMO_STEPS, run in order after the accounts.
+//
+// Each account's user type is chosen for what it is for (SPEC §6 decides the pages of a type):
+// - agent01, an agent (type 1, editor): every page a customer can have, and its customers' accounts.
+// - clinic01, a care home with health watches (type 4, editor-indoor): the dashboard and the health
+//   pages; not the position group or the inner map.
+// - operator01, the platform's operators on duty (type 7, editor-healthdata): monitor, dashboard,
+//   positions, inner map, alarms; no health pages.
+// - viewer01, a vehicle fleet that only looks (type 10, the fewest pages), narrowed further by the
+//   "viewer" permission set to the monitor, its devices, their history and alarm records.
 import type { AppDeps } from '../deps.js';
 import { hashPassword } from '../lib/passwords.js';
 import { permissionSets } from '../db/schema/index.js';
@@ -44,7 +53,8 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
     address: '深圳市南山区科技园',
     switchFunctionSendCmd: 1,
   });
-  const [healthSet] = await db
+  // A set for accounts that must not see health data (applied by an administrator when needed).
+  await db
     .insert(permissionSets)
     .values({
       ownerId: admin.id,
@@ -56,9 +66,18 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
         '/deviceFence', '/deviceAlarm', '/alarm', '/alarm/record', '/alarm/alarmSetting', '/account', '/account/accounts',
         '/account/showfence', '/setting', '/setting/platform',
       ].join(','),
+    });
+  await db.insert(permissionSets).values({ ownerId: admin.id, key: 'admin', name: '管理员权限', description: 'Every page', routes: '' });
+  const [viewerSet] = await db
+    .insert(permissionSets)
+    .values({
+      ownerId: admin.id,
+      key: 'viewer',
+      name: '查看人员',
+      description: 'Monitor, device list and detail, history playback and alarm records',
+      routes: ['/', '/devices', '/devices/list', '/devices/detail', '/devices/history', '/deviceAlarm', '/alarm', '/alarm/record'].join(','),
     })
     .returning();
-  await db.insert(permissionSets).values({ ownerId: admin.id, key: 'admin', name: '管理员权限', description: 'Every page', routes: '' });
 
   const agent = await insertAccount(db, {
     parentId: admin.id,
@@ -78,7 +97,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
     loginName: 'clinic01',
     passwordHash: hash,
     kind: 'user',
-    userType: 10,
+    userType: 4,
     username: '康宁养老院',
     companyName: '康宁养老院',
     email: 'clinic01@weartrack.local',
@@ -89,7 +108,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
     loginName: 'operator01',
     passwordHash: hash,
     kind: 'operator',
-    userType: 1,
+    userType: 7,
     username: '运营值班',
     email: 'operator01@weartrack.local',
   });
@@ -99,10 +118,10 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
     loginName: 'viewer01',
     passwordHash: hash,
     kind: 'user',
-    userType: 7,
+    userType: 10,
     username: '物流车队',
     email: 'viewer01@weartrack.local',
-    permissionSetId: healthSet!.id,
+    permissionSetId: viewerSet!.id,
   });
   const accounts = { admin, agent, operator, health, clinic };
   for (const step of DEMO_STEPS) {

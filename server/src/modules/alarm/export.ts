@@ -1,138 +1,126 @@
-// Spreadsheet exports of alarm records and health readings: POST /api/export/alarm-records and
-// /api/export/health-readings with the same filters as the list calls, answered as an .xlsx file.
-// They sit outside the call registry because their answer is a file, not the JSON envelope.
-import ExcelJS from 'exceljs';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  alarmRecordFilter,
-  hasMessage,
-  healthFilter,
-  translate,
-  type Locale,
-} from '@wt/contract';
+// Spreadsheet exports of alarm records and health readings, and the plugin of every export route:
+// POST /api/export/alarm-records, /api/export/health-readings and /api/export/devices
+// (modules/device/export.ts) take the same filters as their list calls and answer an .xlsx file,
+// streamed (lib/export-sheet.ts). They sit outside the call registry because their answer is a
+// file, not the JSON envelope.
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { alarmRecordFilter, healthFilter, translate, type Locale } from '@wt/contract';
 import { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { AppDeps } from '../../deps.js';
 import { alarmTypes } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
-import { requestLocale } from '../../plugins/calls.js';
-import { queryReadings, readingOut } from '../health/service.js';
+import { EXPORT_PAGE_ROWS, checkExportSize, exportContext, mapPages, parseFilter, sheetStreams } from '../../lib/export-sheet.js';
+import { allOf, rows } from '../../lib/sql.js';
+import { deviceExportRoutes } from '../device/export.js';
+import { countReadings, readingOut, readingPages } from '../health/service.js';
+import { RECORD_COLUMNS, recordConditions, recordOut, type RecordFilter } from './service.js';
 import { alarmTypeName } from './format.js';
-import { queryRecords, recordOut } from './service.js';
 
-/** Rows in one export: a spreadsheet beyond this is not read by anyone, and it bounds the memory used. */
-export const EXPORT_MAX_ROWS = 100_000;
+type Row = Record<string, unknown>;
 
-async function context(app: FastifyInstance, deps: AppDeps, request: FastifyRequest): Promise<AuthedContext> {
-  const user = await app.authenticator.fromHeader(request.headers.authorization);
-  return {
-    deps,
-    user,
-    locale: requestLocale(request),
-    ip: request.ip,
-    userAgent: String(request.headers['user-agent'] ?? ''),
-    request,
-  };
-}
-
-async function send(reply: FastifyReply, wb: ExcelJS.Workbook, name: string) {
-  const buf = await wb.xlsx.writeBuffer();
-  return reply
-    .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    .header(
-      'content-disposition',
-      `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.xlsx"`,
-    )
-    .send(Buffer.from(buf));
+/** Alarm records newest first, page by page by keyset (created_at as text keeps its microseconds). */
+export async function* recordPages(ctx: AuthedContext, f: RecordFilter, pageSize = EXPORT_PAGE_ROWS): AsyncGenerator<Row[]> {
+  const conds = await recordConditions(ctx, f);
+  let after: { time: string; id: number } | undefined;
+  for (;;) {
+    const cursor = after ? sql`(alarms.created_at < ${after.time} OR (alarms.created_at = ${after.time} AND alarms.id < ${after.id}))` : sql`TRUE`;
+    const page = await rows<Row>(
+      ctx.deps.database.db,
+      sql`SELECT ${RECORD_COLUMNS}, al.created_at::text AS "cursorTime" FROM (
+            SELECT * FROM alarms WHERE ${allOf(conds)} AND ${cursor} ORDER BY alarms.created_at DESC, alarms.id DESC LIMIT ${pageSize}
+          ) al JOIN devices d ON d.id = al.device_id JOIN accounts a ON a.id = al.account_id
+          ORDER BY al.created_at DESC, al.id DESC`,
+    );
+    if (page.length === 0) return;
+    yield page;
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    after = { time: String(last.cursorTime), id: Number(last.id) };
+  }
 }
 
 const h = (locale: Locale, key: string) => translate(locale, `alarmExport.${key}`);
 
-/** The filter of an export, or the same validation failure a list call answers (via the shared error handler). */
-function parseFilter<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  throw new AppError(
-    400,
-    'common.validation',
-    undefined,
-    r.error.issues.map((i) => ({
-      Field: i.path.join('.'),
-      Message: hasMessage(i.message) ? i.message : 'validation.invalid',
-    })),
-  );
-}
-
 export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }) {
+  const sheets = sheetStreams(app);
+  deviceExportRoutes(app, opts, sheets);
   const records = z.object(alarmRecordFilter);
   // Failures are thrown and rendered by the shared error handler, like every call's.
   app.post('/api/export/alarm-records', async (request, reply) => {
-    const ctx = await context(app, opts.deps, request);
+    const ctx = await exportContext(app, opts.deps, request);
     const filter = parseFilter(records, request.body);
-    const found = await queryRecords(ctx, filter, EXPORT_MAX_ROWS, 0);
+    const [{ n }] = (await rows<{ n: number }>(ctx.deps.database.db, sql`SELECT count(*)::int AS n FROM alarms WHERE ${allOf(await recordConditions(ctx, filter))}`)) as [{ n: number }];
+    const total = Number(n);
+    checkExportSize(total);
+    const L = ctx.locale;
     // Type names as the installation's table has them (administrators edit them), in the caller's language.
     const types = new Map((await ctx.deps.database.db.select().from(alarmTypes)).map((t) => [t.code, t]));
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet(h(ctx.locale, 'alarmSheet'));
-    const L = ctx.locale;
-    ws.columns = [
-      { header: h(L, 'time'), key: 'time', width: 20 },
-      { header: h(L, 'type'), key: 'type', width: 16 },
-      { header: 'IMEI', key: 'imei', width: 18 },
-      { header: h(L, 'deviceName'), key: 'device', width: 18 },
-      { header: h(L, 'account'), key: 'account', width: 16 },
-      { header: h(L, 'model'), key: 'model', width: 12 },
-      { header: h(L, 'message'), key: 'message', width: 30 },
-      { header: h(L, 'count'), key: 'count', width: 8 },
-      { header: h(L, 'status'), key: 'status', width: 10 },
-      { header: h(L, 'remark'), key: 'remark', width: 24 },
-    ];
-    for (const r of found) {
-      const o = recordOut(L, r);
-      ws.addRow({
-        time: o.Created,
-        type: alarmTypeName(L, o.Type, types.get(o.Type)),
-        imei: o.Imei,
-        device: o.DeviceName,
-        account: o.AccountName,
-        model: o.Model,
-        message: o.Message,
-        count: o.Count,
-        status: h(L, o.Status === 1 ? 'confirmed' : 'unconfirmed'),
-        remark: o.Remark,
-      });
-    }
-    ws.getRow(1).font = { bold: true };
-    return send(reply, wb, 'alarms');
+    return sheets.send(request, reply, {
+      fileName: 'alarms',
+      sheet: h(L, 'alarmSheet'),
+      total,
+      columns: [
+        { header: h(L, 'time'), key: 'time', width: 20 },
+        { header: h(L, 'type'), key: 'type', width: 16 },
+        { header: 'IMEI', key: 'imei', width: 18 },
+        { header: h(L, 'deviceName'), key: 'device', width: 18 },
+        { header: h(L, 'account'), key: 'account', width: 16 },
+        { header: h(L, 'model'), key: 'model', width: 12 },
+        { header: h(L, 'message'), key: 'message', width: 30 },
+        { header: h(L, 'count'), key: 'count', width: 8 },
+        { header: h(L, 'status'), key: 'status', width: 10 },
+        { header: h(L, 'remark'), key: 'remark', width: 24 },
+      ],
+      pages: mapPages(recordPages(ctx, filter), (r) => {
+        const o = recordOut(L, r);
+        return {
+          time: o.Created,
+          type: alarmTypeName(L, o.Type, types.get(o.Type)),
+          imei: o.Imei,
+          device: o.DeviceName,
+          account: o.AccountName,
+          model: o.Model,
+          message: o.Message,
+          count: o.Count,
+          status: h(L, o.Status === 1 ? 'confirmed' : 'unconfirmed'),
+          remark: o.Remark,
+        };
+      }),
+    });
   });
 
   const readings = z.object(healthFilter);
   app.post('/api/export/health-readings', async (request, reply) => {
-    const ctx = await context(app, opts.deps, request);
+    const ctx = await exportContext(app, opts.deps, request);
     const filter = parseFilter(readings, request.body);
-    const found = await queryReadings(ctx, filter, EXPORT_MAX_ROWS, 0);
-    if (!found.length) throw new AppError(404, 'health.noData');
+    // One row per device and report time, as the list shows them.
+    const total = await countReadings(ctx, filter);
+    if (total === 0) throw new AppError(404, 'health.noData');
+    checkExportSize(total);
     const L = ctx.locale;
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet(h(L, 'healthSheet'));
-    ws.columns = [
-      { header: h(L, 'time'), key: 'Time', width: 20 },
-      { header: 'IMEI', key: 'Imei', width: 18 },
-      { header: h(L, 'deviceName'), key: 'DeviceName', width: 18 },
-      { header: h(L, 'heartRate'), key: 'HeartRate', width: 10 },
-      { header: h(L, 'systolic'), key: 'Systolic', width: 10 },
-      { header: h(L, 'diastolic'), key: 'Diastolic', width: 10 },
-      { header: h(L, 'bodyTemp'), key: 'BodyTemp', width: 10 },
-      { header: h(L, 'wristTemp'), key: 'WristTemp', width: 10 },
-      { header: h(L, 'bloodOxygen'), key: 'BloodOxygen', width: 10 },
-      { header: 'HRV', key: 'Hrv', width: 8 },
-      { header: h(L, 'steps'), key: 'Steps', width: 10 },
-      { header: h(L, 'distance'), key: 'Distance', width: 10 },
-      { header: h(L, 'calories'), key: 'Calories', width: 10 },
-      { header: 'UV', key: 'Uv', width: 8 },
-    ];
-    for (const r of found) ws.addRow(readingOut(r));
-    ws.getRow(1).font = { bold: true };
-    return send(reply, wb, 'health');
+    return sheets.send(request, reply, {
+      fileName: 'health',
+      sheet: h(L, 'healthSheet'),
+      total,
+      columns: [
+        { header: h(L, 'time'), key: 'Time', width: 20 },
+        { header: 'IMEI', key: 'Imei', width: 18 },
+        { header: h(L, 'deviceName'), key: 'DeviceName', width: 18 },
+        { header: h(L, 'heartRate'), key: 'HeartRate', width: 10 },
+        { header: h(L, 'systolic'), key: 'Systolic', width: 10 },
+        { header: h(L, 'diastolic'), key: 'Diastolic', width: 10 },
+        { header: h(L, 'bodyTemp'), key: 'BodyTemp', width: 10 },
+        { header: h(L, 'wristTemp'), key: 'WristTemp', width: 10 },
+        { header: h(L, 'bloodOxygen'), key: 'BloodOxygen', width: 10 },
+        { header: 'HRV', key: 'Hrv', width: 8 },
+        { header: h(L, 'steps'), key: 'Steps', width: 10 },
+        { header: h(L, 'distance'), key: 'Distance', width: 10 },
+        { header: h(L, 'calories'), key: 'Calories', width: 10 },
+        { header: 'UV', key: 'Uv', width: 8 },
+      ],
+      pages: mapPages(readingPages(ctx, filter, EXPORT_PAGE_ROWS), readingOut),
+    });
   });
 }

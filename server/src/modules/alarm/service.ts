@@ -177,7 +177,7 @@ export interface RecordFilter {
   AccountId?: number;
 }
 
-async function recordConditions(ctx: AuthedContext, f: RecordFilter): Promise<SQL[]> {
+export async function recordConditions(ctx: AuthedContext, f: RecordFilter): Promise<SQL[]> {
   const conds: SQL[] = [];
   if (f.AccountId) {
     const target = await accountInScope(ctx.deps.database.db, ctx.user, f.AccountId);
@@ -203,7 +203,7 @@ async function recordConditions(ctx: AuthedContext, f: RecordFilter): Promise<SQ
   return conds;
 }
 
-const RECORD_COLUMNS = sql`al.id, al.type, al.device_id AS "deviceId", d.imei, d.name AS "deviceName", al.account_id AS "accountId",
+export const RECORD_COLUMNS = sql`al.id, al.type, al.device_id AS "deviceId", d.imei, d.name AS "deviceName", al.account_id AS "accountId",
   coalesce(nullif(a.username, ''), a.login_name) AS "accountName", d.model_name AS "model", al.status, al.remark,
   al.message_key AS "messageKey", al.message_params AS "messageParams", al.value, al.lat, al.lon, al.count,
   al.created_at AS "created", al.last_at AS "lastAt", al.confirmed_at AS "confirmedAt", cb.login_name AS "confirmedBy"`;

@@ -15,7 +15,7 @@ export type ListQuery = z.output<typeof deviceSchemas.deviceListRequest>;
 /** Devices owned by the caller's subtree. */
 export const deviceInScope = (user: Pick<AuthUser, 'path'>) => ownedBySubtree(devices.accountId, user);
 
-const SORT: Record<NonNullable<ListQuery['SortField']>, SQL> = {
+export const SORT: Record<NonNullable<ListQuery['SortField']>, SQL> = {
   Imei: sql`devices.imei`,
   Name: sql`devices.name`,
   Model: sql`coalesce(m.name, devices.model_name)`,
@@ -34,14 +34,14 @@ const SORT: Record<NonNullable<ListQuery['SortField']>, SQL> = {
   CreatedAt: sql`devices.created_at`,
 };
 
-const COLUMNS = sql`devices.id, devices.imei, devices.name, devices.model_id, coalesce(m.name, devices.model_name) AS model,
+export const COLUMNS = sql`devices.id, devices.imei, devices.name, devices.model_id, coalesce(m.name, devices.model_name) AS model,
   devices.protocol, devices.account_id, a.login_name, devices.bound, coalesce(s.online, false) AS online, devices.iccid,
   devices.software_version, s.last_seen, s.lat, s.lon, s.fix_time, s.battery, s.signal, s.steps, devices.stock_in_at,
   devices.activated_at, devices.role_id, r.name AS role_name, r.color AS role_color, r.shape AS role_shape,
   devices.group_id, g.name AS group_name, m.commands, m.functions, devices.created_at,
   (SELECT count(*)::int FROM device_fences f WHERE f.device_id = devices.id) AS fence_count`;
 
-const JOINS = sql`JOIN accounts a ON a.id = devices.account_id
+export const JOINS = sql`JOIN accounts a ON a.id = devices.account_id
   LEFT JOIN device_state s ON s.device_id = devices.id
   LEFT JOIN device_models m ON m.id = devices.model_id
   LEFT JOIN device_roles r ON r.id = devices.role_id
@@ -116,7 +116,11 @@ export function toItem(r: DeviceRow): DeviceItem {
  * needs them), and the page is ordered by an indexed column by default (newest first), so an account
  * with 100 000 devices answers from indexes.
  */
-export async function listDevices(db: Db, scopePath: string, includeSub: boolean, scopeAccountId: number, q: ListQuery) {
+/**
+ * The list's filters over `devices` (scope, search, status ...), and the joins they and the sort
+ * need beyond `devices` itself: the list and the export select the same devices.
+ */
+export function deviceListWhere(scopePath: string, includeSub: boolean, scopeAccountId: number, q: Omit<ListQuery, 'PageNo' | 'PageCount'>) {
   const conds: SQL[] = [includeSub ? ownedBySubtree(devices.accountId, { path: scopePath }) : sql`devices.account_id = ${scopeAccountId}`];
   let needState = false;
   let needModel = false;
@@ -151,7 +155,20 @@ export async function listDevices(db: Db, scopePath: string, includeSub: boolean
     ],
     sql` `,
   );
-  const [{ n }] = (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM devices ${needState || needModel ? lightJoins : sql``} WHERE ${where}`)) as [{ n: number }];
+  /** The joins the count needs (none unless a filter reads state or models). */
+  const countJoins = needState || needModel ? lightJoins : sql``;
+  return { where, lightJoins, countJoins };
+}
+
+/**
+ * One page of the list. The count reads only devices (joined to state or models only when a filter
+ * needs them), and the page is ordered by an indexed column by default (newest first), so an account
+ * with 100 000 devices answers from indexes.
+ */
+export async function listDevices(db: Db, scopePath: string, includeSub: boolean, scopeAccountId: number, q: ListQuery) {
+  const { where, lightJoins, countJoins } = deviceListWhere(scopePath, includeSub, scopeAccountId, q);
+  const sort = q.SortField;
+  const [{ n }] = (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM devices ${countJoins} WHERE ${where}`)) as [{ n: number }];
 
   const dir = q.SortOrder === 'asc' ? sql`ASC` : sql`DESC`;
   const order = sort ? sql`${SORT[sort]} ${dir} NULLS LAST, devices.id ${dir}` : sql`devices.id ${dir}`;

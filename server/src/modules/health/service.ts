@@ -24,16 +24,27 @@ export interface HealthFilter {
   Kind?: 'heartRate' | 'bloodPressure' | 'temperature' | 'bloodOxygen' | 'steps' | 'sleep';
 }
 
+/**
+ * Which reports carry a measure. A condition on the report (after grouping), not on a stored row: a
+ * report whose heart rate and blood oxygen came as two rows still shows both when one is asked for.
+ */
 const KIND_CONDITION: Record<NonNullable<HealthFilter['Kind']>, SQL> = {
-  heartRate: sql`h.heart_rate IS NOT NULL`,
-  bloodPressure: sql`h.systolic IS NOT NULL`,
-  temperature: sql`(h.body_temp IS NOT NULL OR h.wrist_temp IS NOT NULL)`,
-  bloodOxygen: sql`h.blood_oxygen IS NOT NULL`,
-  steps: sql`h.steps IS NOT NULL`,
-  sleep: sql`h.sleep IS NOT NULL`,
+  heartRate: sql`count(h.heart_rate) > 0`,
+  bloodPressure: sql`count(h.systolic) > 0`,
+  temperature: sql`(count(h.body_temp) > 0 OR count(h.wrist_temp) > 0)`,
+  bloodOxygen: sql`count(h.blood_oxygen) > 0`,
+  steps: sql`count(h.steps) > 0`,
+  sleep: sql`count(h.sleep) > 0`,
 };
 
-async function conditions(ctx: AuthedContext, f: HealthFilter): Promise<SQL[]> {
+interface Conditions {
+  /** On the stored rows (WHERE). */
+  where: SQL;
+  /** On the reports (HAVING). */
+  having: SQL;
+}
+
+async function conditions(ctx: AuthedContext, f: HealthFilter): Promise<Conditions> {
   const owner = f.AccountId ? await accountInScope(ctx.deps.database.db, ctx.user, f.AccountId) : ctx.user;
   const conds: SQL[] = [ownedBySubtree(devices.accountId, owner)];
   const start = dateOf(f.StartTime);
@@ -42,13 +53,22 @@ async function conditions(ctx: AuthedContext, f: HealthFilter): Promise<SQL[]> {
   if (end) conds.push(sql`h.time <= ${end}`);
   if (f.DeviceId) conds.push(sql`h.device_id = ${f.DeviceId}`);
   if (f.Imei) conds.push(/^\d{15}$/.test(f.Imei) ? sql`${devices.imei} = ${f.Imei}` : sql`(${devices.imei} LIKE ${contains(f.Imei)} OR ${devices.name} ILIKE ${contains(f.Imei)})`);
-  if (f.Kind) conds.push(KIND_CONDITION[f.Kind]);
-  return conds;
+  return { where: allOf(conds), having: f.Kind ? KIND_CONDITION[f.Kind] : sql`TRUE` };
 }
 
-const COLUMNS = sql`h.device_id AS "deviceId", devices.imei, devices.name AS "deviceName",
-  coalesce(nullif(a.username, ''), a.login_name) AS "accountName", h.time, h.heart_rate AS "heartRate", h.systolic, h.diastolic,
-  h.body_temp AS "bodyTemp", h.wrist_temp AS "wristTemp", h.blood_oxygen AS "bloodOxygen", h.hrv, h.steps, h.distance, h.calories, h.uv, h.sleep`;
+/**
+ * One report of a device: its stored rows of the same device and time, merged. Decoders may send
+ * the heart rate, blood oxygen and steps of one report as separate readings; each measure takes
+ * the value its rows carry (the largest, should two rows carry one), sleep the last received.
+ */
+const MERGED = sql`h.device_id, h.time, max(h.heart_rate) AS heart_rate, max(h.systolic) AS systolic, max(h.diastolic) AS diastolic,
+  max(h.body_temp) AS body_temp, max(h.wrist_temp) AS wrist_temp, max(h.blood_oxygen) AS blood_oxygen, max(h.hrv) AS hrv,
+  max(h.steps) AS steps, max(h.distance) AS distance, max(h.calories) AS calories, max(h.uv) AS uv,
+  (array_agg(h.sleep ORDER BY h.received_at DESC) FILTER (WHERE h.sleep IS NOT NULL))[1] AS sleep`;
+
+const COLUMNS = sql`r.device_id AS "deviceId", devices.imei, devices.name AS "deviceName",
+  coalesce(nullif(a.username, ''), a.login_name) AS "accountName", r.time, r.heart_rate AS "heartRate", r.systolic, r.diastolic,
+  r.body_temp AS "bodyTemp", r.wrist_temp AS "wristTemp", r.blood_oxygen AS "bloodOxygen", r.hrv, r.steps, r.distance, r.calories, r.uv, r.sleep`;
 
 export function readingOut(r: Row) {
   return {
@@ -72,23 +92,65 @@ export function readingOut(r: Row) {
   };
 }
 
-export async function queryReadings(ctx: AuthedContext, f: HealthFilter, limit: number, offset: number) {
-  const conds = await conditions(ctx, f);
+/** Where a page of reports ended: its last report's time (as text, exact to the microsecond) and device. */
+export interface ReportCursor {
+  time: string;
+  deviceId: number;
+}
+
+async function selectReports(ctx: AuthedContext, f: HealthFilter, limit: number, offset: number, after?: ReportCursor) {
+  const c = await conditions(ctx, f);
+  // Reports are ordered by time (newest first), then device: the next page starts after the cursor.
+  const cursor = after ? sql`(h.time < ${after.time} OR (h.time = ${after.time} AND h.device_id > ${after.deviceId}))` : sql`TRUE`;
   return rows<Row>(
     ctx.deps.database.db,
-    sql`SELECT ${COLUMNS} FROM ${healthReadings} h JOIN ${devices} ON devices.id = h.device_id JOIN ${accounts} a ON a.id = devices.account_id
-        WHERE ${allOf(conds)} ORDER BY h.time DESC LIMIT ${limit} OFFSET ${offset}`,
+    sql`SELECT ${COLUMNS}, r.time::text AS "cursorTime" FROM (
+          SELECT ${MERGED} FROM ${healthReadings} h JOIN ${devices} ON devices.id = h.device_id
+           WHERE ${c.where} AND ${cursor} GROUP BY h.device_id, h.time HAVING ${c.having}
+           ORDER BY h.time DESC, h.device_id LIMIT ${limit} OFFSET ${offset}
+        ) r JOIN ${devices} ON devices.id = r.device_id JOIN ${accounts} a ON a.id = devices.account_id
+        ORDER BY r.time DESC, r.device_id`,
   );
 }
 
-export async function listReadings(ctx: AuthedContext, q: HealthFilter & { PageNo: number; PageCount: number }) {
-  const conds = await conditions(ctx, q);
+/**
+ * Reports newest first, one row per device and report time. The page of reports is grouped and
+ * cut first, then joined to its devices and accounts: the joins read only the page's rows.
+ */
+export async function queryReadings(ctx: AuthedContext, f: HealthFilter, limit: number, offset: number) {
+  return selectReports(ctx, f, limit, offset);
+}
+
+/** Every matching report, page by page (keyset, never OFFSET), in the list's order: for exports. */
+export async function* readingPages(ctx: AuthedContext, f: HealthFilter, pageSize: number): AsyncGenerator<Row[]> {
+  let after: ReportCursor | undefined;
+  for (;;) {
+    const page = await selectReports(ctx, f, pageSize, 0, after);
+    if (page.length === 0) return;
+    yield page;
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    after = { time: String(last.cursorTime), deviceId: Number(last.deviceId) };
+  }
+}
+
+/** How many reports (device and time) match: the list's Total, counted as the list groups them. */
+export async function countReadings(ctx: AuthedContext, f: HealthFilter): Promise<number> {
+  const c = await conditions(ctx, f);
   const [{ total }] = (await rows<{ total: number }>(
     ctx.deps.database.db,
-    sql`SELECT count(*)::int AS total FROM ${healthReadings} h JOIN ${devices} ON devices.id = h.device_id WHERE ${allOf(conds)}`,
+    sql`SELECT count(*)::int AS total FROM (
+          SELECT 1 FROM ${healthReadings} h JOIN ${devices} ON devices.id = h.device_id
+           WHERE ${c.where} GROUP BY h.device_id, h.time HAVING ${c.having}
+        ) r`,
   )) as [{ total: number }];
+  return Number(total);
+}
+
+export async function listReadings(ctx: AuthedContext, q: HealthFilter & { PageNo: number; PageCount: number }) {
+  const total = await countReadings(ctx, q);
   const items = await queryReadings(ctx, q, q.PageCount, (q.PageNo - 1) * q.PageCount);
-  return { State: 200 as const, Total: Number(total), Items: items.map(readingOut) };
+  return { State: 200 as const, Total: total, Items: items.map(readingOut) };
 }
 
 const AVG = (col: string, as: string) => sql.raw(`avg(h.${col}) AS "${as}"`);
@@ -104,9 +166,10 @@ export async function series(ctx: AuthedContext, b: { DeviceId?: number; Imei?: 
     b.Bucket === 'raw'
       ? await rows<Row>(
           db,
-          sql`SELECT h.device_id AS "deviceId", h.time, h.heart_rate AS "heartRate", h.systolic, h.diastolic, h.body_temp AS "bodyTemp",
-                h.wrist_temp AS "wristTemp", h.blood_oxygen AS "bloodOxygen", h.hrv, h.steps, h.distance, h.calories, h.uv, h.sleep ${base}
-              ORDER BY h.time LIMIT 20000`,
+          // One point per report: the rows of one time are merged as in the list.
+          sql`SELECT r.device_id AS "deviceId", r.time, r.heart_rate AS "heartRate", r.systolic, r.diastolic, r.body_temp AS "bodyTemp",
+                r.wrist_temp AS "wristTemp", r.blood_oxygen AS "bloodOxygen", r.hrv, r.steps, r.distance, r.calories, r.uv, r.sleep
+              FROM (SELECT ${MERGED} ${base} GROUP BY h.device_id, h.time ORDER BY h.time LIMIT 20000) r ORDER BY r.time`,
         )
       : await rows<Row>(
           db,

@@ -1,6 +1,6 @@
 // The device list (/devices/list): server-side paged, searched, filtered and sorted; row actions
 // and batch actions over the selected rows.
-import { useMemo, useState, type Key } from 'react';
+import { useMemo, useRef, useState, type Key } from 'react';
 import { Link } from 'react-router';
 import { App, Badge, Button, Card, Dropdown, Input, Select, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -50,19 +50,20 @@ interface Search {
   RoleId?: number;
 }
 
-const fetchDevices = (q: TableQuery, params: unknown) => {
+/** The list call's filters and sort from the search form and the table's column filters and sorter. */
+const listFilter = (q: TableQuery | null, params: unknown) => {
   const p = params as Search & { IncludeSubAccounts: boolean };
-  const status = filterValue(q, 'Bound');
-  const online = filterValue(q, 'Online');
-  return call('/Device/devicesByUserId', {
-    PageNo: q.page,
-    PageCount: q.pageSize,
+  const status = q ? filterValue(q, 'Bound') : undefined;
+  const online = q ? filterValue(q, 'Online') : undefined;
+  return {
     ...p,
-    Status: status === 'bound' || status === 'unbound' ? status : undefined,
-    Online: online === 'online' || online === 'offline' ? online : undefined,
-    ...(q.sortField && q.sortOrder ? { SortField: q.sortField as never, SortOrder: q.sortOrder } : {}),
-  });
+    Status: status === 'bound' || status === 'unbound' ? (status as 'bound' | 'unbound') : undefined,
+    Online: online === 'online' || online === 'offline' ? (online as 'online' | 'offline') : undefined,
+    ...(q?.sortField && q.sortOrder ? { SortField: q.sortField as never, SortOrder: q.sortOrder } : {}),
+  };
 };
+
+const fetchDevices = (q: TableQuery, params: unknown) => call('/Device/devicesByUserId', { PageNo: q.page, PageCount: q.pageSize, ...listFilter(q, params) });
 
 export default function DevicesPage() {
   const { t } = useTranslation();
@@ -81,6 +82,8 @@ export default function DevicesPage() {
 
   const selectedImeis = selected.rows.map((r) => r.Imei);
   const params = useMemo(() => ({ ...search, IncludeSubAccounts: withSubs }), [search, withSubs]);
+  // The export takes what the table shows: its column filters and sort too.
+  const tableQuery = useRef<TableQuery | null>(null);
 
   const unbind = (d: DeviceItem) =>
     modal.confirm({
@@ -285,23 +288,7 @@ export default function DevicesPage() {
           {t('commands:batch.title')}
         </Button>
       ) : null}
-      <ExportButton<DeviceItem>
-        fileName="devices.csv"
-        fetchAll={async () => (await call('/Device/devicesByUserId', { PageNo: 1, PageCount: 1000, ...params })).Items}
-        columns={[
-          { title: 'IMEI', value: (d) => d.Imei },
-          { title: t('devices:field.nickname'), value: (d) => d.Name },
-          { title: t('devices:field.model'), value: (d) => d.Model },
-          { title: t('devices:field.account'), value: (d) => d.AccountName },
-          { title: t('devices:field.status'), value: (d) => t(d.Bound ? 'devices:status.bound' : 'devices:status.unbound') },
-          { title: t('devices:field.online'), value: (d) => t(d.Online ? 'devices:status.online' : 'devices:status.offline') },
-          { title: 'ICCID', value: (d) => d.Iccid },
-          { title: t('devices:field.softwareVersion'), value: (d) => d.SoftwareVersion },
-          { title: t('devices:field.lastCommunication'), value: (d) => formatDateTime(d.LastCommunication) },
-          { title: t('devices:field.stockIn'), value: (d) => formatDateTime(d.StockInTime) },
-          { title: t('devices:field.activation'), value: (d) => formatDateTime(d.ActivationTime) },
-        ]}
-      />
+      <ExportButton path="/export/devices" body={() => listFilter(tableQuery.current, params)} fileName={`${t('devices:export.fileName')}.xlsx`} testId="export-devices" />
       {selected.rows.length ? <Typography.Text type="secondary">{t('devices:batch.selected', { count: selected.rows.length })}</Typography.Text> : null}
     </>
   );
@@ -342,7 +329,10 @@ export default function DevicesPage() {
         testId="device-table"
         queryKey={DEVICE_KEYS.list}
         params={params}
-        fetch={fetchDevices}
+        fetch={(q, p) => {
+          tableQuery.current = q;
+          return fetchDevices(q, p);
+        }}
         columns={columns}
         rowKey="DeviceId"
         scrollX={2200}

@@ -13,7 +13,7 @@ import { ALARM_CODES as C, type AlarmRecord, type HealthReadingRow } from '@wt/c
 import { call } from '../../api/client';
 import { errorText } from '../../i18n/errors';
 import { useAlarmTypeName } from '../alarm/queries';
-import { echarts } from './charts';
+import { echarts, hasChartData } from './charts';
 
 type View = 'day' | 'week' | 'month';
 type Measure = keyof Pick<HealthReadingRow, 'HeartRate' | 'Systolic' | 'Diastolic' | 'BodyTemp' | 'WristTemp' | 'BloodOxygen' | 'Hrv' | 'Steps' | 'Distance' | 'Calories' | 'Uv'>;
@@ -34,7 +34,15 @@ const ALARMS_OF: Record<string, number[]> = {
 
 const time = (s: string) => dayjs(s).valueOf();
 
-function Chart({ option, height = 260, testId }: { option: object; height?: number; testId?: string }) {
+function Chart({ option, height = 260, testId, noData }: { option: object; height?: number; testId?: string; noData: string }) {
+  // A measure the device did not report in the range: say so rather than draw empty axes.
+  if (!hasChartData(option)) {
+    return (
+      <div data-testid={testId} data-empty="true" style={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={noData} />
+      </div>
+    );
+  }
   return (
     <div data-testid={testId}>
       <ReactEChartsCore echarts={echarts} option={option} style={{ height }} notMerge lazyUpdate />
@@ -219,7 +227,7 @@ export default function HealthDetailPage() {
   const card = (title: string, option: object | undefined, testId: string) => (
     <Col xs={24} xl={12}>
       <Card size="small" title={title}>
-        {option ? <Chart option={option} testId={testId} /> : null}
+        {option ? <Chart option={option} testId={testId} noData={t('health:noChartData')} /> : null}
       </Card>
     </Col>
   );

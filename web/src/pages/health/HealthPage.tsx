@@ -1,8 +1,8 @@
 // Health data (/health/data, kept alive): readings per device and time with filters, export, and
 // a link to each device's charts. Says so when the subtree has no health data at all (SPEC §8).
 import { useState } from 'react';
-import { App, Button, Card, DatePicker, Empty, Input, Select } from 'antd';
-import { DownloadOutlined, LineChartOutlined } from '@ant-design/icons';
+import { Button, Card, DatePicker, Empty, Input, Select } from 'antd';
+import { LineChartOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,8 +11,7 @@ import type { HealthReadingRow } from '@wt/contract';
 import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
-import { errorText } from '../../i18n/errors';
-import { downloadExport } from '../alarm/queries';
+import { ExportButton } from '../../components/ExportButton';
 
 interface Search {
   Range?: [Dayjs, Dayjs];
@@ -23,8 +22,7 @@ interface Search {
 const v = (x: number | null, digits = 0) => (x === null ? '—' : digits ? x.toFixed(digits) : String(Math.round(x)));
 
 export default function HealthPage() {
-  const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [search, setSearch] = useState<Search>({});
   const devices = useQuery({ queryKey: ['health', 'devices'], queryFn: () => call('/health/HealthHasDataForUsers', {}) });
@@ -33,13 +31,6 @@ export default function HealthPage() {
     EndTime: search.Range?.[1]?.endOf('day').toISOString(),
     Imei: search.Imei,
     Kind: search.Kind,
-  };
-  const exportAll = async () => {
-    try {
-      await downloadExport('/export/health-readings', filter, `${t('health:fileName')}.xlsx`, i18n.language);
-    } catch (e) {
-      message.warning(t(`messages:${(e as Error).message}`, { defaultValue: errorText(t, e) }));
-    }
   };
   if (devices.data && devices.data.Items.length === 0) {
     return (
@@ -80,9 +71,7 @@ export default function HealthPage() {
           return { Total: r.Total, Items: r.Items.map((x) => ({ ...x, Time: x.Time, key: `${x.DeviceId}-${x.Time}` })) };
         }}
         toolbar={
-          <Button icon={<DownloadOutlined />} onClick={() => void exportAll()}>
-            {t('health:export')}
-          </Button>
+          <ExportButton path="/export/health-readings" body={filter} fileName={`${t('health:fileName')}.xlsx`} label={t('health:export')} testId="export-health" />
         }
         columns={[
           { key: 'Time', title: t('health:time'), dataIndex: 'Time', width: 170, fixed: 'left' },
