@@ -30,7 +30,7 @@ export async function* recordPages(ctx: AuthedContext, f: RecordFilter, pageSize
       ctx.deps.database.db,
       sql`SELECT ${RECORD_COLUMNS}, al.created_at::text AS "cursorTime" FROM (
             SELECT * FROM alarms WHERE ${allOf(conds)} AND ${cursor} ORDER BY alarms.created_at DESC, alarms.id DESC LIMIT ${pageSize}
-          ) al JOIN devices d ON d.id = al.device_id JOIN accounts a ON a.id = al.account_id
+          ) al JOIN devices d ON d.id = al.device_id JOIN accounts a ON a.id = al.account_id LEFT JOIN accounts cb ON cb.id = al.confirmed_by
           ORDER BY al.created_at DESC, al.id DESC`,
     );
     if (page.length === 0) return;
