@@ -12,15 +12,12 @@ import type { Browser } from 'playwright-core';
 const LANGS = ['zh-CN', 'zh-TW', 'en'] as const;
 /** The administrator sees every page; viewer01 is a restricted account of the demo tenant. */
 const ACCOUNTS = ['admin', 'viewer01'] as const;
-const DEMO_IMEI = '865000000000001';
 
-/** Pages that need a subject in their address get one of the demo tenant's. */
-const QUERY: Record<string, string> = {
-  '/devices/detail': `?imei=${DEMO_IMEI}`,
-  '/devices/history': `?imei=${DEMO_IMEI}`,
-  '/deviceAlarm': `?imei=${DEMO_IMEI}`,
-  '/health/detail': `?imei=${DEMO_IMEI}`,
-};
+/**
+ * Pages that need a subject in their address get one of the account's own devices: another
+ * account's device is rightly not found (404) for a restricted account.
+ */
+const SUBJECT_PAGES = ['/devices/detail', '/devices/history', '/deviceAlarm', '/health/detail'];
 
 let server: ServerProcess;
 let browser: Browser;
@@ -63,7 +60,7 @@ interface PageReport {
 }
 
 /** Opens one address in a new tab of the logged-in context and reports what went wrong there. */
-async function visit(ctx: BrowserContext, path: string, lang: string, shot: string): Promise<PageReport> {
+async function visit(ctx: BrowserContext, path: string, lang: string, shot: string, imei: string): Promise<PageReport> {
   const page = await ctx.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -76,7 +73,7 @@ async function visit(ctx: BrowserContext, path: string, lang: string, shot: stri
   });
   const report: PageReport = { path, errors, missing: [], blankMaps: 0, cjk: [] };
   try {
-    await page.goto(`${server.url}${path}${QUERY[path] ?? ''}`);
+    await page.goto(`${server.url}${path}${SUBJECT_PAGES.includes(path) ? `?imei=${imei}` : ''}`);
     await page.locator(`.wt-tags .wt-tag.active`).waitFor({ timeout: 30_000 });
     // The page's own requests have answered (the realtime socket is not a request that idles).
     await page.waitForLoadState('networkidle', { timeout: 20_000 }).catch(() => undefined);
@@ -117,6 +114,8 @@ describe('every page opened directly', () => {
         const session = await first.evaluate(() => Object.fromEntries(Object.entries(sessionStorage)));
         const userId = Number(session['wt.userId']);
         const info = (await callApi(first, server.url, '/User/UserInfo', { UserId: userId })).UserInfo as { UserType: number; routes: string };
+        const own = await callApi<{ Items: { Imei: string }[] }>(first, server.url, '/Device/devicesByUserId', { PageNo: 1, PageCount: 1 });
+        const imei = own.Items[0]!.Imei;
         await first.close();
         await ctx.addInitScript((s) => {
           for (const [k, v] of Object.entries(s)) if (sessionStorage.getItem(k) === null) sessionStorage.setItem(k, v as string);
@@ -126,7 +125,7 @@ describe('every page opened directly', () => {
         expect(paths.length).toBeGreaterThan(3);
         const failures: PageReport[] = [];
         for (const p of paths) {
-          const r = await visit(ctx, p, lang, `route-${account}-${lang}${p.replace(/\//g, '-')}`);
+          const r = await visit(ctx, p, lang, `route-${account}-${lang}${p.replace(/\//g, '-')}`, imei);
           if (r.errors.length || r.missing.length || r.blankMaps || r.cjk.length) failures.push(r);
         }
         await ctx.close();

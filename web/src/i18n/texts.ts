@@ -2,7 +2,7 @@
 // namespace), rendered in the console's language: alarm contents, command names and descriptions,
 // alarm type names, the import sheet's column titles. Every page goes through these, so one thing
 // has one name everywhere.
-import type { HTMLAttributes } from 'react';
+import { createElement, type HTMLAttributes, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { alarmMessageParams, builtInAlarmTypeName, commandDetailsKey, commandNameKey, type Locale } from '@wt/contract';
 import i18n from './index';
@@ -44,3 +44,13 @@ export function importColumnTitle(t: TFunction, column: string): string {
  */
 export const USER_DATA = { 'data-user-data': '' } as const;
 export const userDataCell = () => USER_DATA as HTMLAttributes<HTMLElement>;
+
+/**
+ * Props for a Select whose options are user data (devices by name, say): the chosen options and the
+ * drop-down's are marked, the placeholder stays one of the console's texts.
+ * `<Select options={devices} {...userDataOptions} />`
+ */
+export const userDataOptions = {
+  labelRender: (o: { label?: ReactNode; value?: unknown }) => createElement('span', USER_DATA, o.label ?? String(o.value ?? '')),
+  optionRender: (o: { label?: ReactNode }) => createElement('span', USER_DATA, o.label),
+};

@@ -325,6 +325,8 @@ export function MapDevices({ store = liveDevices, selectedId = null, onSelect, s
               el.className = 'wt-map-label';
               el.textContent = r.name || r.imei;
               el.dataset.deviceId = String(r.id);
+              // A device's name is what people typed (USER_DATA in i18n/texts.ts).
+              el.dataset.userData = '';
               // Above the device's icon (20 px).
               return new Marker({ element: el, anchor: 'bottom', offset: [0, -11] });
             });

@@ -13,6 +13,7 @@ import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { errorText } from '../../i18n/errors';
+import { userDataCell } from '../../i18n/texts';
 import { useRealtime } from '../../realtime/store';
 import { afterAlarmsConfirmed } from './confirm';
 import { ConfirmAlarmDialog } from './ConfirmAlarmDialog';
@@ -155,9 +156,9 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'red'}>{t(`alarm:status.${r.Status}`)}</Tag>,
           },
           { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 150 },
-          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 130 },
-          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130 },
-          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130 },
+          { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 130, onCell: userDataCell },
+          { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130, onCell: userDataCell },
+          { key: 'Model', title: t('alarm:record.model'), dataIndex: 'Model', width: 130, onCell: userDataCell },
           {
             key: 'Position',
             title: t('alarm:record.position'),
@@ -176,9 +177,9 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
                 <Typography.Text type="secondary">-</Typography.Text>
               ),
           },
-          { key: 'ConfirmedBy', title: t('alarm:record.confirmedBy'), width: 120, render: (_, r) => r.ConfirmedBy ?? '-' },
+          { key: 'ConfirmedBy', title: t('alarm:record.confirmedBy'), width: 120, render: (_, r) => r.ConfirmedBy ?? '-', onCell: userDataCell },
           { key: 'ConfirmedAt', title: t('alarm:record.confirmedAt'), width: 165, render: (_, r) => r.ConfirmedAt ?? '-' },
-          { key: 'Remark', title: t('alarm:record.remark'), dataIndex: 'Remark', width: 160, ellipsis: true },
+          { key: 'Remark', title: t('alarm:record.remark'), dataIndex: 'Remark', width: 160, ellipsis: true, onCell: userDataCell },
           {
             key: 'actions',
             title: t('alarm:actions'),

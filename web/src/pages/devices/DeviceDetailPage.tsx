@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { State, formatDateTime } from '@wt/contract';
 import { ApiError, call } from '../../api/client';
 import { errorText } from '../../i18n/errors';
+import { USER_DATA } from '../../i18n/texts';
 import { CommandDialog, CommandHistory } from './commands/CommandDialog';
 import { PersonDialog } from './dialogs/PersonDialog';
 import { DEVICE_KEYS } from './queries';
@@ -66,6 +67,8 @@ export default function DeviceDetailPage() {
   const d = detail.data!.Item;
   const p = person.data?.Item;
   const none = '—';
+  /** A value people typed or named (USER_DATA), or a dash without one. */
+  const mark = (v: string | null | undefined) => (v ? <span {...USER_DATA}>{v}</span> : none);
 
   return (
     <Space orientation="vertical" style={{ width: '100%' }} size={12} data-testid="device-detail">
@@ -73,7 +76,7 @@ export default function DeviceDetailPage() {
         title={
           <Space>
             {d.RoleColor ? <RoleSwatch color={d.RoleColor} shape={d.RoleShape ?? 'circle'} title={d.RoleName ?? ''} /> : null}
-            {d.Name || d.Imei}
+            <span {...USER_DATA}>{d.Name || d.Imei}</span>
             <Badge status={d.Online ? 'success' : 'default'} text={t(d.Online ? 'devices:status.online' : 'devices:status.offline')} />
           </Space>
         }
@@ -91,13 +94,13 @@ export default function DeviceDetailPage() {
       >
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} title={t('devices:detail.identity')}>
           <Descriptions.Item label="IMEI">{d.Imei}</Descriptions.Item>
-          <Descriptions.Item label={t('devices:field.model')}>{d.Model || none}</Descriptions.Item>
-          <Descriptions.Item label={t('devices:field.account')}>{d.AccountName}</Descriptions.Item>
+          <Descriptions.Item label={t('devices:field.model')}>{mark(d.Model)}</Descriptions.Item>
+          <Descriptions.Item label={t('devices:field.account')}>{mark(d.AccountName)}</Descriptions.Item>
           <Descriptions.Item label={t('devices:field.status')}>{t(d.Bound ? 'devices:status.bound' : 'devices:status.unbound')}</Descriptions.Item>
           <Descriptions.Item label="ICCID">{d.Iccid || none}</Descriptions.Item>
           <Descriptions.Item label={t('devices:field.softwareVersion')}>{d.SoftwareVersion || none}</Descriptions.Item>
-          <Descriptions.Item label={t('devices:field.group')}>{d.GroupName ?? none}</Descriptions.Item>
-          <Descriptions.Item label={t('devices:field.role')}>{d.RoleName ?? none}</Descriptions.Item>
+          <Descriptions.Item label={t('devices:field.group')}>{mark(d.GroupName)}</Descriptions.Item>
+          <Descriptions.Item label={t('devices:field.role')}>{mark(d.RoleName)}</Descriptions.Item>
           <Descriptions.Item label={t('devices:field.stockIn')}>{formatDateTime(d.StockInTime) || none}</Descriptions.Item>
           <Descriptions.Item label={t('devices:field.activation')}>{formatDateTime(d.ActivationTime) || none}</Descriptions.Item>
         </Descriptions>
@@ -124,14 +127,14 @@ export default function DeviceDetailPage() {
         <Col xs={24} xl={12}>
           <Card title={t('devices:detail.person')} size="small" extra={<Button type="link" size="small" onClick={() => setDialog('person')}>{t('devices:detail.editPerson')}</Button>}>
             <Descriptions size="small" column={2}>
-              <Descriptions.Item label={t('devices:person.name')}>{p?.Name || none}</Descriptions.Item>
+              <Descriptions.Item label={t('devices:person.name')}>{mark(p?.Name)}</Descriptions.Item>
               <Descriptions.Item label={t('devices:person.gender')}>{p?.Gender ? t(`devices:person.genders.${p.Gender}`) : none}</Descriptions.Item>
               <Descriptions.Item label={t('devices:person.age')}>{p?.Age ?? none}</Descriptions.Item>
               <Descriptions.Item label={t('devices:person.bloodType')}>{p?.BloodType ?? none}</Descriptions.Item>
               <Descriptions.Item label={t('devices:person.phone')}>{p?.Phone || none}</Descriptions.Item>
-              <Descriptions.Item label={t('devices:person.email')}>{p?.Email || none}</Descriptions.Item>
+              <Descriptions.Item label={t('devices:person.email')}>{mark(p?.Email)}</Descriptions.Item>
               <Descriptions.Item label={t('devices:person.address')} span={2}>
-                {p?.Address || none}
+                {mark(p?.Address)}
               </Descriptions.Item>
             </Descriptions>
           </Card>
@@ -145,7 +148,7 @@ export default function DeviceDetailPage() {
               renderItem={(f) => (
                 <List.Item>
                   <Space>
-                    {f.Name}
+                    <span {...USER_DATA}>{f.Name}</span>
                     <Tag>{t(`devices:fences.${f.Type}`)}</Tag>
                     {f.Inside === null ? null : <Tag color={f.Inside ? 'green' : 'orange'}>{t(f.Inside ? 'devices:fences.inside' : 'devices:fences.outside')}</Tag>}
                   </Space>

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@wt/contract';
 import { call } from '../../api/client';
 import { errorText } from '../../i18n/errors';
+import { userDataOptions } from '../../i18n/texts';
 import { FenceMap } from './fence/FenceMap';
 import type { FenceShape } from './fence/geometry';
 import { DEVICE_KEYS, type Fence } from './queries';
@@ -28,6 +29,7 @@ export function DevicePicker({ value, onChange }: { value: string | null; onChan
     <Select
       style={{ width: '100%' }}
       placeholder={t('devices:fences.pickDevice')}
+      {...userDataOptions}
       value={value ?? undefined}
       onChange={onChange}
       showSearch={{ filterOption: false, onSearch: setSearch }}

@@ -11,6 +11,7 @@ import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { schemaValidator } from '../../forms/validate';
 import { errorText } from '../../i18n/errors';
+import { userDataCell } from '../../i18n/texts';
 import { batchOutcome } from './deviceForms';
 import { useBatchFeedback } from './dialogs/batchFeedback';
 import { showIssues, showServerFields } from './dialogs/formErrors';
@@ -199,8 +200,8 @@ export default function DeviceRolesPage() {
           </>
         }
         columns={[
-          { key: 'Name', title: t('devices:roles.name'), dataIndex: 'Name' },
-          { key: 'Description', title: t('devices:roles.description'), dataIndex: 'Description' },
+          { key: 'Name', title: t('devices:roles.name'), dataIndex: 'Name', onCell: userDataCell },
+          { key: 'Description', title: t('devices:roles.description'), dataIndex: 'Description', onCell: userDataCell },
           {
             key: 'Color',
             title: t('devices:roles.color'),

@@ -25,6 +25,7 @@ import { DataTable, filterValue, type TableQuery } from '../../components/DataTa
 import { SearchForm } from '../../components/SearchForm';
 import { ExportButton } from '../../components/ExportButton';
 import { errorText } from '../../i18n/errors';
+import { userDataCell } from '../../i18n/texts';
 import { useSession } from '../../stores/session';
 import { AddDeviceDialog } from './dialogs/AddDeviceDialog';
 import { BatchImeiDialog, type BatchKind } from './dialogs/BatchImeiDialog';
@@ -140,6 +141,7 @@ export default function DevicesPage() {
       dataIndex: 'Name',
       sorter: true,
       width: 150,
+      onCell: userDataCell,
       render: (v: string, d) => (
         <Space size={6}>
           {d.RoleColor ? <RoleSwatch color={d.RoleColor} shape={d.RoleShape ?? 'circle'} title={d.RoleName ?? ''} /> : null}
@@ -147,8 +149,8 @@ export default function DevicesPage() {
         </Space>
       ),
     },
-    { key: 'Model', title: t('devices:field.model'), dataIndex: 'Model', sorter: true, width: 120 },
-    { key: 'AccountName', title: t('devices:field.account'), dataIndex: 'AccountName', sorter: true, width: 120 },
+    { key: 'Model', title: t('devices:field.model'), dataIndex: 'Model', sorter: true, width: 120, onCell: userDataCell },
+    { key: 'AccountName', title: t('devices:field.account'), dataIndex: 'AccountName', sorter: true, width: 120, onCell: userDataCell },
     {
       key: 'Bound',
       title: t('devices:field.status'),
@@ -211,7 +213,7 @@ export default function DevicesPage() {
       width: 90,
       render: (v: number, d) => <Link to={`/deviceFence?imei=${d.Imei}`}>{v}</Link>,
     },
-    { key: 'GroupName', title: t('devices:field.group'), dataIndex: 'GroupName', sorter: true, width: 110 },
+    { key: 'GroupName', title: t('devices:field.group'), dataIndex: 'GroupName', sorter: true, width: 110, onCell: userDataCell },
     {
       key: 'actions',
       title: t('devices:actions'),

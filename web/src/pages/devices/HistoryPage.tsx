@@ -28,6 +28,7 @@ import BackwardOutlined from '@ant-design/icons/es/icons/BackwardOutlined';
 import DownloadOutlined from '@ant-design/icons/es/icons/DownloadOutlined';
 import { formatDateTime, type CallResponse } from '@wt/contract';
 import { ApiError, call } from '../../api/client';
+import { userDataOptions } from '../../i18n/texts';
 import { MapView } from '../../map/MapView';
 import { MapTrack } from '../../map/MapTrack';
 import { usePlayback } from './history/usePlayback';
@@ -145,6 +146,7 @@ export default function HistoryPage() {
               onChange={setImei}
               options={options}
               placeholder={t('chooseDevice')}
+              {...userDataOptions}
               loading={devices.isLoading}
               data-testid="history-device"
             />
@@ -300,6 +302,7 @@ export default function HistoryPage() {
           value={batch}
           onChange={setBatch}
           options={options}
+          {...userDataOptions}
           showSearch={{ optionFilterProp: 'label' }}
           maxTagCount={8}
         />

@@ -1,3 +1,4 @@
+
 // Health detail (/health/detail?imei=...): a device's time series for each measure with the
 // thresholds in force drawn as bands or lines, its health alarms on the same time axis, sleep
 // stages per night, day/week/month views, and buttons that ask the watch to measure now.
@@ -12,6 +13,7 @@ import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { ALARM_CODES as C, type AlarmRecord, type HealthReadingRow } from '@wt/contract';
 import { call } from '../../api/client';
 import { errorText } from '../../i18n/errors';
+import { USER_DATA, userDataOptions } from '../../i18n/texts';
 import { useAlarmTypeName } from '../alarm/queries';
 import { echarts, hasChartData } from './charts';
 
@@ -197,6 +199,7 @@ export default function HealthDetailPage() {
       showSearch={{ optionFilterProp: 'label' }}
       style={{ width: 280 }}
       placeholder={t('health:pickDevice')}
+      {...userDataOptions}
       value={imei ?? data?.Device.Imei}
       onChange={(v: string) => setParams({ imei: v })}
       options={(devices.data?.Items ?? []).map((d) => ({ value: d.Imei, label: `${d.DeviceName || d.Imei} (${d.Imei})` }))}
@@ -236,7 +239,8 @@ export default function HealthDetailPage() {
       {header}
       {data ? (
         <Typography.Paragraph type="secondary" data-testid="health-device">
-          {data.Device.DeviceName} · {data.Device.Imei} · {data.Device.Model} · {data.Device.AccountName} · {t('health:readings', { count: data.Items.length })}
+          <span {...USER_DATA}>{data.Device.DeviceName}</span> · {data.Device.Imei} · <span {...USER_DATA}>{data.Device.Model}</span> ·{' '}
+          <span {...USER_DATA}>{data.Device.AccountName}</span> · {t('health:readings', { count: data.Items.length })}
         </Typography.Paragraph>
       ) : null}
       {q.isLoading ? <Spin /> : null}

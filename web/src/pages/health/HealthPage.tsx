@@ -12,6 +12,7 @@ import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { ExportButton } from '../../components/ExportButton';
+import { userDataCell } from '../../i18n/texts';
 
 interface Search {
   Range?: [Dayjs, Dayjs];
@@ -76,8 +77,8 @@ export default function HealthPage() {
         columns={[
           { key: 'Time', title: t('health:time'), dataIndex: 'Time', width: 170, fixed: 'left' },
           { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 160 },
-          { key: 'DeviceName', title: t('health:deviceName'), dataIndex: 'DeviceName', width: 120 },
-          { key: 'AccountName', title: t('health:account'), dataIndex: 'AccountName', width: 120 },
+          { key: 'DeviceName', title: t('health:deviceName'), dataIndex: 'DeviceName', width: 120, onCell: userDataCell },
+          { key: 'AccountName', title: t('health:account'), dataIndex: 'AccountName', width: 120, onCell: userDataCell },
           { key: 'HeartRate', title: t('health:m.heartRate'), width: 90, render: (_, r) => v(r.HeartRate) },
           { key: 'BP', title: t('health:m.bloodPressure'), width: 110, render: (_, r) => (r.Systolic === null ? '—' : `${v(r.Systolic)}/${v(r.Diastolic)}`) },
           { key: 'BodyTemp', title: t('health:m.bodyTemp'), width: 90, render: (_, r) => v(r.BodyTemp, 1) },

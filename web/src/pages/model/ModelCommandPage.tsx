@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { COMMAND_CODES, catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { commandDetails, commandName } from '../../i18n/texts';
+import { USER_DATA, commandDetails, commandName } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { EditDialog, RowActions } from './CatalogueEditor';
@@ -47,10 +47,10 @@ export default function ModelCommandPage() {
         }
         columns={[
           { key: 'Code', title: t('model:command.code'), dataIndex: 'Code', width: 200 },
-          { key: 'Name', title: t('model:command.name'), render: (_, c) => commandName(t, c.Code, c.Name), width: 180 },
+          { key: 'Name', title: t('model:command.name'), render: (_, c) => commandName(t, c.Code, c.Name), width: 180, onCell: (c) => (c.Name ? USER_DATA : {}) },
           { key: 'Protocol', title: t('model:protocol.title'), dataIndex: 'Protocol', width: 120 },
           { key: 'Type', title: t('model:command.type'), render: (_, c) => t(`model:commandTypes.${c.Type}`, { defaultValue: c.Type }), width: 110 },
-          { key: 'Details', title: t('model:command.details'), render: (_, c) => commandDetails(t, c.Code, c.Details) },
+          { key: 'Details', title: t('model:command.details'), render: (_, c) => commandDetails(t, c.Code, c.Details), onCell: (c) => (c.Details ? USER_DATA : {}) },
           { key: 'CreatedAt', title: t('model:createdAt'), render: (_, c) => formatDateTime(c.CreatedAt), width: 170 },
           {
             key: 'actions',

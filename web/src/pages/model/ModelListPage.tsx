@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { commandName } from '../../i18n/texts';
+import { commandName, userDataCell } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { EditDialog, RowActions } from './CatalogueEditor';
@@ -87,9 +87,9 @@ export default function ModelListPage() {
         columns={[
           // Widths fit a 1440 px screen with the menu open up to the commands: the functions and
           // app parameters come before them, so the fixed actions column never covers them.
-          { key: 'Name', title: t('model:model.name'), dataIndex: 'Name', width: 140, fixed: 'left' },
-          { key: 'Type', title: t('model:model.type'), dataIndex: 'Type', width: 110 },
-          { key: 'Protocol', title: t('model:protocol.title'), render: (_, m) => m.ProtocolName || m.Protocol, width: 120 },
+          { key: 'Name', title: t('model:model.name'), dataIndex: 'Name', width: 140, fixed: 'left', onCell: userDataCell },
+          { key: 'Type', title: t('model:model.type'), dataIndex: 'Type', width: 110, onCell: userDataCell },
+          { key: 'Protocol', title: t('model:protocol.title'), render: (_, m) => m.ProtocolName || m.Protocol, width: 120, onCell: userDataCell },
           {
             key: 'Functions',
             title: t('model:model.functions'),

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { commandName } from '../../i18n/texts';
+import { USER_DATA, commandName, userDataCell } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { EditDialog, RowActions } from './CatalogueEditor';
@@ -35,19 +35,21 @@ export default function ModelProtocolPage() {
         }
         columns={[
           { key: 'Code', title: t('model:protocol.code'), dataIndex: 'Code', width: 120 },
-          { key: 'Name', title: t('model:protocol.name'), dataIndex: 'Name', width: 160 },
+          { key: 'Name', title: t('model:protocol.name'), dataIndex: 'Name', width: 160, onCell: userDataCell },
           {
             key: 'Commands',
             title: t('model:protocol.commands'),
             render: (_, p) => (
               <Space size={[4, 4]} wrap>
                 {p.Commands.map((c) => (
-                  <Tag key={c.CommandId}>{commandName(t, c.Code, c.Name)}</Tag>
+                  <Tag key={c.CommandId} {...(c.Name ? USER_DATA : {})}>
+                    {commandName(t, c.Code, c.Name)}
+                  </Tag>
                 ))}
               </Space>
             ),
           },
-          { key: 'Description', title: t('model:description'), dataIndex: 'Description' },
+          { key: 'Description', title: t('model:description'), dataIndex: 'Description', onCell: userDataCell },
           { key: 'ModelCount', title: t('model:protocol.models'), dataIndex: 'ModelCount', width: 90 },
           { key: 'CreatedAt', title: t('model:createdAt'), render: (_, p) => formatDateTime(p.CreatedAt), width: 170 },
           {

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { pushAttemptSchema, savePushCompanyRequest, type PushCompany } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import { userDataCell } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { EditDialog, RowActions } from '../model/CatalogueEditor';
@@ -36,13 +37,13 @@ function Companies() {
           </Button>
         }
         columns={[
-          { key: 'Name', title: t('push:name'), dataIndex: 'Name', width: 160 },
+          { key: 'Name', title: t('push:name'), dataIndex: 'Name', width: 160, onCell: userDataCell },
           { key: 'PushModel', title: t('push:model'), width: 130, render: (_, r) => t(`push:models.${r.PushModel}`) },
           { key: 'DefaultFormat', title: t('push:format'), width: 150, render: (_, r) => t(`push:formats.${r.DefaultFormat}`) },
           { key: 'PushUrl', title: t('push:url'), dataIndex: 'PushUrl', width: 220, ellipsis: true },
           { key: 'Effective', title: t('push:effective'), width: 90, render: (_, r) => <Tag color={r.Effective === 1 ? 'green' : 'default'}>{t(`push:effectiveValues.${r.Effective}`)}</Tag> },
           { key: 'VerificationCode', title: t('push:code'), width: 130, render: (_, r) => <Typography.Text copyable={{ text: r.VerificationCode }}>{'•'.repeat(8)}</Typography.Text> },
-          { key: 'AccountName', title: t('push:account'), dataIndex: 'AccountName', width: 120 },
+          { key: 'AccountName', title: t('push:account'), dataIndex: 'AccountName', width: 120, onCell: userDataCell },
           { key: 'Created', title: t('push:created'), dataIndex: 'Created', width: 170 },
           {
             key: 'actions',
@@ -127,7 +128,7 @@ function Deliveries() {
         fetch={(q, p) => call('/user/searchPushDataList', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         columns={[
           { key: 'Created', title: t('push:time'), dataIndex: 'Created', width: 170 },
-          { key: 'CompanyName', title: t('push:name'), dataIndex: 'CompanyName', width: 140 },
+          { key: 'CompanyName', title: t('push:name'), dataIndex: 'CompanyName', width: 140, onCell: userDataCell },
           { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 160 },
           { key: 'Attempt', title: t('push:attempt'), dataIndex: 'Attempt', width: 80 },
           { key: 'Success', title: t('push:result'), width: 90, render: (_, r) => <Tag color={r.Success === 1 ? 'green' : 'red'}>{t(`push:results.${r.Success}`)}</Tag> },

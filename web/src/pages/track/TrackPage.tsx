@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { MapRef } from 'react-map-gl/maplibre';
 import gcoord from 'gcoord';
 import { call } from '../../api/client';
+import { userDataOptions } from '../../i18n/texts';
 import { MapView } from '../../map/MapView';
 import { MapTrack, type TrackPointView } from '../../map/MapTrack';
 import { liveDevices } from '../../map/deviceStore';
@@ -91,7 +92,7 @@ export default function TrackPage() {
         </MapView>
         <Card size="small" className="wt-device-card" style={{ top: 10 }}>
           <Space direction="vertical" style={{ width: '100%' }}>
-            <Select showSearch={{ optionFilterProp: 'label' }} value={imei} onChange={setImei} options={options} placeholder={t('track.noDevice')} style={{ width: '100%' }} />
+            <Select showSearch={{ optionFilterProp: 'label' }} value={imei} onChange={setImei} options={options} {...userDataOptions} placeholder={t('track.noDevice')} style={{ width: '100%' }} />
             <Space wrap>
               <span>{t('track.minutes')}</span>
               <Select size="small" value={minutes} onChange={setMinutes} options={MINUTES.map((m) => ({ value: m, label: t('track.trail', { minutes: m }) }))} style={{ width: 170 }} />

@@ -10,6 +10,7 @@ import { formatDateTime } from '@wt/contract';
 import { call } from '../../../api/client';
 import { CommandDialog } from './CommandDialog';
 import { RelativeTime } from './RelativeTime';
+import { USER_DATA } from '../../../i18n/texts';
 
 export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: () => void }) {
   const { t } = useTranslation('monitor');
@@ -39,7 +40,7 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
       title={
         d ? (
           <Space size={6}>
-            <span>{d.Nickname || d.Imei}</span>
+            <span {...USER_DATA}>{d.Nickname || d.Imei}</span>
             <Tag color={d.Sos ? 'red' : d.Online ? 'green' : 'default'}>{t(`status.${d.Sos ? 'sos' : d.Online ? 'online' : 'offline'}`)}</Tag>
           </Space>
         ) : (
@@ -58,9 +59,14 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
             </Descriptions.Item>
             {p && (
               <Descriptions.Item label={t('card.person')} span={2}>
-                {[p.Name, p.Gender && t(`card.gender.${p.Gender}`, { defaultValue: p.Gender }), p.Age != null && t('card.age', { age: p.Age }), p.Phone]
+                {[
+                  p.Name && <span key="name" {...USER_DATA}>{p.Name}</span>,
+                  p.Gender && t(`card.gender.${p.Gender}`, { defaultValue: p.Gender }),
+                  p.Age != null && t('card.age', { age: p.Age }),
+                  p.Phone,
+                ]
                   .filter(Boolean)
-                  .join(' · ')}
+                  .flatMap((part, i) => (i ? [' · ', part] : [part]))}
               </Descriptions.Item>
             )}
             <Descriptions.Item label={t('card.battery')}>{d.Battery != null ? `${d.Battery}%` : '-'}</Descriptions.Item>
@@ -84,7 +90,9 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
               {d.LastSeen && <Typography.Text type="secondary"> ({formatDateTime(d.LastSeen)})</Typography.Text>}
             </Descriptions.Item>
             <Descriptions.Item label={t('card.address')} span={2}>
-              <span data-testid="device-address">{d.Lat == null ? t('card.noFix') : address.data?.Address ?? t('card.locating')}</span>
+              <span data-testid="device-address" {...(address.data?.Address && d.Lat != null ? USER_DATA : {})}>
+                {d.Lat == null ? t('card.noFix') : address.data?.Address ?? t('card.locating')}
+              </span>
             </Descriptions.Item>
           </Descriptions>
           <Space wrap size={[6, 6]} style={{ marginTop: 8 }}>

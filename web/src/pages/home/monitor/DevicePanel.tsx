@@ -10,6 +10,7 @@ import { onRefresh } from '../../../realtime/events';
 import { useRealtime } from '../../../realtime/store';
 import { useLiveVersion } from './useLiveVersion';
 import { RelativeTime } from './RelativeTime';
+import { USER_DATA } from '../../../i18n/texts';
 
 type Filter = 'all' | 'online' | 'offline' | 'sos';
 
@@ -177,7 +178,7 @@ const DeviceRow = memo(function DeviceRow({
   const { t } = useTranslation('monitor');
   return (
     <div className={`wt-device-row${selected ? ' wt-row-selected' : ''}`} onClick={() => onSelect(id)} title={imei} data-device-id={id}>
-      <span className="wt-device-name">
+      <span className="wt-device-name" {...USER_DATA}>
         <Badge color={statusColor(status)} />
         {name}
       </span>

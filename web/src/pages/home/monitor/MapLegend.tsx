@@ -11,6 +11,7 @@ import { ROLE_COLORS } from '../../../map/icons';
 import { clusterStep } from '../../../map/devicePoints';
 import { useDictionary } from '../../devices/queries';
 import { useApp } from '../../../stores/app';
+import { USER_DATA } from '../../../i18n/texts';
 
 /** Swatch box in CSS px: a marker at its map size (20 px), or with its SOS ring a little smaller. */
 const SWATCH = 30;
@@ -53,11 +54,14 @@ function ClusterSwatch({ count }: { count: number }) {
   );
 }
 
-function Row({ swatch, label, testId }: { swatch: React.ReactNode; label: string; testId?: string }) {
+/** `userData`: the label is a name people gave (a role's), not one of the console's texts. */
+function Row({ swatch, label, testId, userData = false }: { swatch: React.ReactNode; label: string; testId?: string; userData?: boolean }) {
   return (
     <div className="wt-map-legend-row" data-testid={testId}>
       {swatch}
-      <span title={label}>{label}</span>
+      <span title={label} {...(userData ? USER_DATA : {})}>
+        {label}
+      </span>
     </div>
   );
 }
@@ -88,7 +92,7 @@ export function MapLegend() {
         <div className="wt-map-legend-section">{t('legend.roles')}</div>
         <div className="wt-map-legend-roles">
           {roles.map((r) => (
-            <Row key={r.RoleId} swatch={<MarkerSwatch shape={r.Shape} fill={ROLE_COLORS[r.Color] ?? ROLE_COLORS.blue!} />} label={r.Name} testId={`legend-role-${r.RoleId}`} />
+            <Row key={r.RoleId} swatch={<MarkerSwatch shape={r.Shape} fill={ROLE_COLORS[r.Color] ?? ROLE_COLORS.blue!} />} label={r.Name} testId={`legend-role-${r.RoleId}`} userData />
           ))}
           <Row swatch={<MarkerSwatch shape="circle" fill={ROLE_COLORS.blue!} />} label={t('legend.noRole')} />
         </div>
