@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/src/index.js';
 import { writeXlsx } from '../server/src/lib/xlsx.js';
-import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
+import { launchBrowser, newContext, pngColours, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
 import { callApi, closeOverlays, login, open } from './console.js';
 
 const texts = (lang: string, ns: string) =>
@@ -279,25 +279,8 @@ describe('devices console', () => {
       await page.waitForTimeout(1500);
       const box = (await label.boundingBox())!;
       const png = await page.screenshot({ clip: { x: box.x + box.width / 2 - 40, y: box.y - 40, width: 80, height: box.height + 100 } });
-      return page.evaluate(async (b64: string) => {
-        const img = new Image();
-        img.src = `data:image/png;base64,${b64}`;
-        await img.decode();
-        const c = document.createElement('canvas');
-        c.width = img.width;
-        c.height = img.height;
-        const g = c.getContext('2d')!;
-        g.drawImage(img, 0, 0);
-        const d = g.getImageData(0, 0, c.width, c.height).data;
-        const near = (i: number, [r, gr, b]: number[]) => Math.abs(d[i]! - r!) + Math.abs(d[i + 1]! - gr!) + Math.abs(d[i + 2]! - b!) < 60;
-        let orange = 0;
-        let green = 0;
-        for (let i = 0; i < d.length; i += 4) {
-          if (near(i, [0xfa, 0x8c, 0x16])) orange++;
-          if (near(i, [0x52, 0xc4, 0x1a])) green++;
-        }
-        return { orange, green };
-      }, png.toString('base64'));
+      const { counts } = await pngColours(page, png, { orange: [0xfa, 0x8c, 0x16], green: [0x52, 0xc4, 0x1a] }, 60);
+      return { orange: counts.orange!, green: counts.green! };
     };
 
     expect((await api('/DeviceRole/AssignDevices', { Imeis: [SIM_IMEI], RoleId: green.RoleId })).State).toBe(200);

@@ -121,3 +121,38 @@ export function watchErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/**
+ * The colours of a PNG (a screenshot of a map canvas, say), decoded by the page itself: how many
+ * distinct colours it holds (one means a flat fill: nothing drawn) and, per named colour, how many
+ * pixels are within `tolerance` of it (sum of the channel differences).
+ */
+export async function pngColours(
+  page: Page,
+  png: Buffer,
+  wanted: Record<string, readonly [number, number, number]> = {},
+  tolerance = 40,
+): Promise<{ distinct: number; counts: Record<string, number> }> {
+  return page.evaluate(
+    async ([b64, near, tol]) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const g = c.getContext('2d')!;
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, 0, c.width, c.height).data;
+      const distinct = new Set<number>();
+      const counts: Record<string, number> = Object.fromEntries(Object.keys(near).map((k) => [k, 0]));
+      for (let i = 0; i < d.length; i += 4) {
+        distinct.add((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!);
+        for (const [k, [r, gr, b]] of Object.entries(near))
+          if (Math.abs(d[i]! - r) + Math.abs(d[i + 1]! - gr) + Math.abs(d[i + 2]! - b) < tol) counts[k]!++;
+      }
+      return { distinct: distinct.size, counts };
+    },
+    [png.toString('base64'), wanted, tolerance] as const,
+  );
+}

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/src/index.js';
-import { launchBrowser, newContext, root, screenshot, startServer, type ServerProcess } from './harness.js';
+import { launchBrowser, newContext, pngColours, root, screenshot, startServer, type ServerProcess } from './harness.js';
 import { login } from './console.js';
 
 const texts = (lang: string, ns: string) =>
@@ -42,34 +42,8 @@ afterAll(async () => {
 });
 
 /** Colours of the canvas as shown: how many distinct ones, and how many pixels near some given ones. */
-async function canvasColours(
-  page: Page,
-  canvas: Locator,
-  near: Record<string, [number, number, number]> = {},
-) {
-  const png = await canvas.screenshot();
-  return page.evaluate(
-    async ([b64, wanted]) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = img.width;
-      c.height = img.height;
-      const g = c.getContext('2d')!;
-      g.drawImage(img, 0, 0);
-      const d = g.getImageData(0, 0, c.width, c.height).data;
-      const distinct = new Set<number>();
-      const counts: Record<string, number> = Object.fromEntries(Object.keys(wanted).map((k) => [k, 0]));
-      for (let i = 0; i < d.length; i += 4) {
-        distinct.add((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!);
-        for (const [k, [r, gr, b]] of Object.entries(wanted))
-          if (Math.abs(d[i]! - r) + Math.abs(d[i + 1]! - gr) + Math.abs(d[i + 2]! - b) < 40) counts[k]!++;
-      }
-      return { counts, distinct: distinct.size };
-    },
-    [png.toString('base64'), near] as const,
-  );
+async function canvasColours(page: Page, canvas: Locator, near: Record<string, [number, number, number]> = {}) {
+  return pngColours(page, await canvas.screenshot(), near);
 }
 
 /** Console messages of a page, to find MapLibre's worker errors. */
