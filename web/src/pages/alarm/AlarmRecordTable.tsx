@@ -3,7 +3,7 @@
 // device on its page), where it happened on the monitor, who confirmed it and when, export.
 import { useEffect, useState } from 'react';
 import { App, Button, DatePicker, Input, Select, Tag, Typography } from 'antd';
-import { CheckCircleOutlined, DownloadOutlined, EnvironmentOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,12 +12,12 @@ import type { AlarmRecord } from '@wt/contract';
 import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
-import { errorText } from '../../i18n/errors';
 import { userDataCell } from '../../i18n/texts';
 import { useRealtime } from '../../realtime/store';
 import { afterAlarmsConfirmed } from './confirm';
 import { ConfirmAlarmDialog } from './ConfirmAlarmDialog';
-import { ALARM_KEY, downloadExport, useAlarmTypeName, useAlarmTypes } from './queries';
+import { ALARM_KEY, useAlarmTypeName, useAlarmTypes } from './queries';
+import { ExportButton } from '../../components/ExportButton';
 import { AlarmMessage } from '../../i18n/AlarmMessage';
 
 interface Search {
@@ -39,7 +39,7 @@ function filterOf(s: Search, fixed: { DeviceId?: number; Imei?: string }) {
 }
 
 export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
   const typeName = useAlarmTypeName();
@@ -68,14 +68,6 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
     const r = await call('/ExceptionMessage/UpdateExceptionMessageStatus', { ...scope, AllToday: true, Remark: remark });
     message.success(t('alarm:record.confirmedMany', { count: r.Count }));
     await afterAlarmsConfirmed(qc, single ? { device: { id: deviceId, imei } } : { all: true });
-  };
-
-  const exportAll = async () => {
-    try {
-      await downloadExport('/export/alarm-records', filter, `${t('alarm:record.fileName')}.xlsx`, i18n.language);
-    } catch (e) {
-      message.error(t(`messages:${(e as Error).message}`, { defaultValue: errorText(t, e) }));
-    }
   };
 
   return (
@@ -125,9 +117,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             <Button type="primary" icon={<CheckCircleOutlined />} onClick={() => setConfirming({})} data-testid="confirm-today">
               {t(single ? 'alarm:record.confirmDeviceToday' : 'alarm:record.confirmToday')}
             </Button>
-            <Button icon={<DownloadOutlined />} onClick={() => void exportAll()}>
-              {t('alarm:record.export')}
-            </Button>
+            <ExportButton path="/export/alarm-records" body={filter} fileName={`${t('alarm:record.fileName')}.xlsx`} label={t('alarm:record.export')} testId="export-alarms" />
           </>
         }
         columns={[

@@ -8,7 +8,6 @@ import { isLocale } from '../../i18n';
 import { builtInTypeName } from '../../i18n/texts';
 import { call } from '../../api/client';
 import { useSession } from '../../stores/session';
-import { downloadBlob } from '../../utils/download';
 
 export const ALARM_KEY = ['alarm'] as const;
 
@@ -58,19 +57,4 @@ export function useAlarmSettings() {
     return { show: s.NewState === 1, ringType: (s.RingType === 1 || s.RingType === 3 ? s.RingType : 2) as 1 | 2 | 3 };
   };
   return { settings, ruleFor, isLoading: q.isLoading };
-}
-
-/** POSTs a filter to a server export and saves the spreadsheet it answers. */
-export async function downloadExport(path: string, body: unknown, fileName: string, language: string): Promise<void> {
-  const token = useSession.getState().token;
-  const res = await fetch(`/api${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-language': language, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body ?? {}),
-  });
-  if (!res.ok) {
-    const data = (await res.json().catch(() => ({}))) as { Message?: string };
-    throw new Error(data.Message ?? 'common.failed');
-  }
-  downloadBlob(await res.blob(), fileName);
 }
