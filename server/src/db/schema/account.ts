@@ -1,6 +1,17 @@
 // Accounts tree, permission sets, sessions and the login log (SPEC §3, §4, §6).
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const permissionSets = pgTable('permission_sets', {
   id: serial('id').primaryKey(),
@@ -10,6 +21,11 @@ export const permissionSets = pgTable('permission_sets', {
   description: text('description').notNull().default(''),
   /** Comma-separated permitted routes (SPEC §6); empty means by role. */
   routes: text('routes').notNull().default(''),
+  /** Comma-separated actions (contract permissions.ts) the set grants below its routes. */
+  actions: text('actions').notNull().default(''),
+  /** One of the two default sets every account may use ("admin", "custom"), not owned by anyone. */
+  builtIn: boolean('built_in').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -49,6 +65,8 @@ export const accounts = pgTable(
     settingFunction: smallint('setting_function').notNull().default(2),
     alarmSet: smallint('alarm_set').notNull().default(1),
     agentAuthorized: boolean('agent_authorized').notNull().default(false),
+    /** Set by a password reset: the next login must change the password before anything else. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     disabled: boolean('disabled').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -75,7 +93,10 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     client: text('client').notNull().default(''),
   },
-  (t) => [index('sessions_account_idx').on(t.accountId), uniqueIndex('sessions_refresh_uq').on(t.refreshHash)],
+  (t) => [
+    index('sessions_account_idx').on(t.accountId),
+    uniqueIndex('sessions_refresh_uq').on(t.refreshHash),
+  ],
 );
 
 export const passwordResets = pgTable('password_resets', {
@@ -101,6 +122,67 @@ export const loginLogs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('login_logs_account_time_idx').on(t.accountId, t.createdAt)],
+);
+
+/**
+ * Platform info of an account (SPEC §3): its brand, seen by the account and every account below it
+ * that has none of its own (white label), and on the login page opened by its key or host name.
+ */
+export const platformBrands = pgTable(
+  'platform_brands',
+  {
+    accountId: integer('account_id').primaryKey(),
+    /** `/login?platform=<key>`: lower-case letters, digits and dashes. */
+    key: text('key'),
+    /** A host name the console is served on for this brand (agent.example.com). */
+    hostName: text('host_name'),
+    title: text('title').notNull().default(''),
+    pageTitle: text('page_title').notNull().default(''),
+    /** File name of the icon under DATA_DIR/brand, empty for none. */
+    icon: text('icon').notNull().default(''),
+    companyName: text('company_name').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull().default(''),
+    address: text('address').notNull().default(''),
+    /** Comma-separated menu routes this brand hides from its accounts' menus. */
+    hiddenMenus: text('hidden_menus').notNull().default(''),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('platform_brands_key_uq').on(t.key),
+    uniqueIndex('platform_brands_host_uq').on(sql`lower(${t.hostName})`),
+  ],
+);
+
+/** Every call that changes something: who, when, from where, which call, on what, and how it ended. */
+export const operationLogs = pgTable(
+  'operation_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id').notNull(),
+    /** The caller's account path when it acted, so an ancestor reads its subtree's log with a prefix match. */
+    accountPath: text('account_path').notNull(),
+    loginName: text('login_name').notNull().default(''),
+    /** The call's path as the registry spells it. */
+    call: text('call').notNull(),
+    /** The permission action the call needs (contract permissions.ts). */
+    action: text('action').notNull().default(''),
+    /** What the call acted on, short (ids, IMEIs, names), bounded. */
+    object: text('object').notNull().default(''),
+    /** 0 on success, else the failure's State. */
+    state: integer('state').notNull().default(0),
+    /** Empty on success, else the failure's message key. */
+    errorKey: text('error_key').notNull().default(''),
+    /** Structured details when a call reports per-item outcomes (JSON), bounded. */
+    detail: text('detail').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+    ipLocation: text('ip_location').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('operation_logs_time_idx').on(t.createdAt),
+    index('operation_logs_path_time_idx').on(t.accountPath.op('text_pattern_ops'), t.createdAt),
+  ],
 );
 
 /** Small key/value settings of the installation (generated secrets, platform info). */
