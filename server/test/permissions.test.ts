@@ -174,7 +174,7 @@ describe.each(databases())('permission sets on %s', (kind) => {
   it('applies a set to oneself: a new token, the old one ended, the user info and the refusals follow', async () => {
     const owner = await subAccount(agent.userId, 'pm-apply', null);
     const narrow = (
-      await p.call('/user/InsertRoleInfo', set({ Key: 'narrow', Routes: ['/', '/devices/list'], Actions: ['device.add'] }), owner.token)
+      await p.call('/user/InsertRoleInfo', set({ Key: 'narrow', Routes: ['/', '/devices/list', '/account/role'], Actions: ['device.add', 'permission.edit'] }), owner.token)
     ).body.Item;
     const before = (await p.call('/User/UserInfo', {}, owner.token)).body.UserInfo;
     expect(before.Permissions).toEqual(['*']);
@@ -184,14 +184,14 @@ describe.each(databases())('permission sets on %s', (kind) => {
     expect((await p.call('/User/UserInfo', {}, owner.token)).status).toBe(401);
     const fresh = applied.body.AccessToken;
     const info = (await p.call('/User/UserInfo', {}, fresh)).body.UserInfo;
-    expect(info).toMatchObject({ PermissionId: narrow.Id, Permissions: ['device.add'] });
+    expect(info).toMatchObject({ PermissionId: narrow.Id, Permissions: ['device.add', 'permission.edit'] });
     // The monitor brings its alarm page; the track page is the administrator's and is left out.
-    expect(info.routes.split(',')).toEqual(['/', '/deviceAlarm', '/devices/list', '/devices/detail', '/devices/history']);
+    expect(info.routes.split(',')).toEqual(['/', '/deviceAlarm', '/devices/list', '/devices/detail', '/devices/history', '/account/role']);
     const refused = await p.call('/Device/BatchDelDevices', { Imeis: ['865000000000001'] }, fresh, { 'x-language': 'en' });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ State: 403, Message: 'permission.denied', Params: { action: 'Delete devices', code: 'device.delete' } });
     // Its own set is now out of its hands, and the refresh token of the new session works.
-    const own = await p.call('/user/editRolePermissionList', { ...set({ Key: 'narrow', Actions: ['device.add', 'device.delete'] }), Id: narrow.Id }, fresh);
+    const own = await p.call('/user/editRolePermissionList', { ...set({ Key: 'narrow', Routes: ['/', '/devices/list', '/account/role'], Actions: ['device.add', 'permission.edit'] }), Id: narrow.Id }, fresh);
     expect(own.status).toBe(403);
     expect(own.body.Message).toBe('permission.ownSet');
     expect((await p.call('/user/rolePermissionList', { Search: 'narrow' }, fresh)).body.Items[0]).toMatchObject({ Editable: false, AccountCount: 1 });
