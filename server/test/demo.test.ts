@@ -22,7 +22,7 @@ describe.each(databases())('demo tenant on %s', (kind) => {
 
   const info = async (login: string) => {
     const { token } = await p.login(login);
-    return (await p.call('/User/UserInfo', {}, token)).body.UserInfo as { UserType: number; RoleLabel: string; AccountKind: string; routes: string };
+    return (await p.call('/User/UserInfo', {}, token)).body.UserInfo as { UserType: number; RoleLabel: string; AccountKind: string; routes: string; Permissions: string[] };
   };
 
   it('gives the care home the dashboard and the health pages', async () => {
