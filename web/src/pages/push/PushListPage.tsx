@@ -12,6 +12,7 @@ import { userDataCell } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { EditDialog, RowActions } from '../model/CatalogueEditor';
+import { useCan } from '../../access/can';
 
 const KEY = ['push'] as const;
 
@@ -19,6 +20,7 @@ type Attempt = z.infer<typeof pushAttemptSchema>;
 
 function Companies() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('push.edit');
   const qc = useQueryClient();
   const [search, setSearch] = useState<{ Keyword?: string }>({});
   const [editing, setEditing] = useState<{ item: PushCompany | null } | null>(null);
@@ -32,9 +34,11 @@ function Companies() {
         scrollX={1200}
         fetch={(q, p) => call('/Push/CompanyList', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
-            {t('push:add')}
-          </Button>
+          mayEdit && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
+              {t('push:add')}
+            </Button>
+          )
         }
         columns={[
           { key: 'Name', title: t('push:name'), dataIndex: 'Name', width: 160, onCell: userDataCell },
@@ -50,7 +54,8 @@ function Companies() {
             title: t('push:actions'),
             width: 160,
             fixed: 'right',
-            render: (_, r) => (
+            render: (_, r) =>
+              mayEdit && (
               <RowActions
                 name={r.Name}
                 onEdit={() => setEditing({ item: r })}
