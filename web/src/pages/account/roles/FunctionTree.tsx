@@ -69,7 +69,7 @@ export function FunctionTree(props: {
   const toData = (nodes: FunctionNode[]): DataNode[] =>
     nodes.map((n) => ({
       key: n.key,
-      title: n.kind === 'action' ? t(`messages:${n.title}`) : t(`route:${n.title}`),
+      title: <span data-testid={`tree-${n.key}`}>{n.kind === 'action' ? t(`messages:${n.title}`) : t(`route:${n.title}`)}</span>,
       children: n.children?.length ? toData(n.children) : undefined,
     }));
 
