@@ -10,7 +10,7 @@ import { saveAlarmContactRequest, type AlarmContact, type AlarmType, type Health
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { errorText } from '../../i18n/errors';
-import { EditDialog } from '../model/CatalogueEditor';
+import { FormDialog } from '../../patterns';
 import { useCan } from '../../access/can';
 import { ALARM_KEY, useAlarmSettings, useAlarmTypeName, useAlarmTypes } from './queries';
 
@@ -229,17 +229,15 @@ function Contacts({ readOnly }: { readOnly: boolean }) {
           },
         ]}
       />
-      <EditDialog
+      <FormDialog
         open={editing !== null}
         title={t(editing?.item ? 'alarm:contact.edit' : 'alarm:contact.add')}
         schema={saveAlarmContactRequest}
-        fields={['Name', 'Phone', 'Email', 'NotifySms', 'NotifyEmail', 'Types']}
         initial={editing?.item ? { ...editing.item } : { NotifySms: 1, NotifyEmail: 1, Types: [] }}
-        save={(v) => call('/ExceptionMessage/actionForAlarmContactPeople', v as z.input<typeof saveAlarmContactRequest>)}
-        queryKey={[...ALARM_KEY, 'contacts']}
+        submit={(v: z.input<typeof saveAlarmContactRequest>) => call('/ExceptionMessage/actionForAlarmContactPeople', v)}
+        invalidate={[[...ALARM_KEY, 'contacts']]}
         onClose={() => setEditing(null)}
-      >
-        {() => (
+        fields={
           <>
             <Form.Item name="Name" label={t('alarm:contact.name')} required>
               <Input maxLength={64} />
@@ -268,8 +266,8 @@ function Contacts({ readOnly }: { readOnly: boolean }) {
               <Select mode="multiple" allowClear options={(types.data ?? []).map((x) => ({ value: x.Code, label: typeName(x.Code) }))} />
             </Form.Item>
           </>
-        )}
-      </EditDialog>
+        }
+      />
     </>
   );
 }
