@@ -238,6 +238,7 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Push/CompanyList', area: 'push', permission: 'admin', note: 'partner companies alarms are pushed to' },
   { path: '/Push/SaveCompany', area: 'push', permission: 'admin' },
   { path: '/Push/DeleteCompany', area: 'push', permission: 'admin' },
+  { path: '/user/applyPermissionSet', area: 'user', permission: 'user', note: 'apply a permission set to oneself (SPEC §4 changing the role): answers a new token' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

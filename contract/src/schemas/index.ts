@@ -17,6 +17,7 @@ import { pushSchemas } from './push.js';
 import { monitorSchemas } from './monitor.js';
 import { commandSchemas } from './command-calls.js';
 import * as integration from './integration.js';
+import { permissionSchemas } from './permission.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -103,6 +104,7 @@ const ALL_SCHEMAS = {
   ...monitorSchemas,
   ...commandSchemas,
   ...integration.integrationSchemas,
+  ...permissionSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -124,3 +126,4 @@ export { user };
 export { device, person, group, fence, catalogue, role, integration };
 export * from './walk.js';
 export * from './issues.js';
+export * from './permission.js';

@@ -12,11 +12,13 @@ import { SearchForm } from '../../components/SearchForm';
 import { FormDialog, RowActions } from '../../patterns';
 import { catalogueActions } from '../model/catalogueActions';
 import { ALARM_KEY } from './queries';
+import { useCan } from '../../access/can';
 
 const LEVEL_COLORS: Record<number, string> = { 1: 'blue', 2: 'orange', 3: 'red' };
 
 export default function AlarmRulePage() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('alarm.rule');
   const [search, setSearch] = useState<{ Keyword?: string; Level?: number }>({});
   const [editing, setEditing] = useState<{ item: AlarmType | null } | null>(null);
   const levels = [1, 2, 3].map((v) => ({ value: v, label: t(`alarm:level.${v}`) }));
@@ -38,9 +40,11 @@ export default function AlarmRulePage() {
         scrollX={1100}
         fetch={(q, p) => call('/ExceptionMessage/ExceptionType', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
-            {t('alarm:type.add')}
-          </Button>
+          mayEdit && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
+              {t('alarm:type.add')}
+            </Button>
+          )
         }
         columns={[
           { key: 'Code', title: t('alarm:type.code'), dataIndex: 'Code', width: 80 },
@@ -66,7 +70,8 @@ export default function AlarmRulePage() {
             title: t('alarm:actions'),
             width: 160,
             fixed: 'right',
-            render: (_, r) => (
+            render: (_, r) =>
+              mayEdit && (
               <RowActions
                 actions={catalogueActions(t, { name: r.Name, onEdit: () => setEditing({ item: r }), remove: () => call('/ExceptionMessage/DeleteExceptionType', { Id: r.Id }) })}
                 invalidate={[ALARM_KEY]}

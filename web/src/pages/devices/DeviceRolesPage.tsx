@@ -15,6 +15,7 @@ import { useBatchFeedback } from './dialogs/batchFeedback';
 import { DEVICE_KEYS } from './queries';
 import { ROLE_HEX, RoleSwatch } from './parts';
 import { MarkerSwatch } from '../home/monitor/MapLegend';
+import { useCan } from '../../access/can';
 
 type DeviceRole = z.infer<typeof roleSchemas.roleSchema>;
 type RoleValues = z.input<typeof roleSchemas.saveRoleRequest>;
@@ -160,6 +161,7 @@ const assign = (v: AssignValues) => call('/DeviceRole/AssignDevices', v);
 
 export default function DeviceRolesPage() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('device.role');
   const { message } = App.useApp();
   const [editing, setEditing] = useState<{ role: DeviceRole | null } | null>(null);
   const [assigning, setAssigning] = useState<DeviceRole | null>(null);
@@ -192,6 +194,7 @@ export default function DeviceRolesPage() {
         return [
           {
             key: 'add',
+            visible: mayEdit,
             primary: true,
             label: t('devices:roles.add'),
             icon: <PlusOutlined />,
@@ -212,18 +215,21 @@ export default function DeviceRolesPage() {
       rowActions={(r) => [
         {
           key: 'assign',
+          visible: mayEdit,
           label: t('devices:roles.assign'),
           icon: <UsergroupAddOutlined />,
           onClick: () => setAssigning(r),
         },
         {
           key: 'edit',
+          visible: mayEdit,
           label: t('devices:action.edit'),
           icon: <EditOutlined />,
           onClick: () => setEditing({ role: r }),
         },
         {
           key: 'delete',
+          visible: mayEdit,
           label: t('devices:action.delete'),
           icon: <DeleteOutlined />,
           danger: true,

@@ -12,6 +12,7 @@ import { call } from '../../api/client';
 import { FormDialog, ListPage, rowAction, useAction } from '../../patterns';
 import { useSession } from '../../stores/session';
 import { AccountSelect } from './dialogs/AccountSelect';
+import { useCan } from '../../access/can';
 
 type Integration = z.infer<typeof schemas.integrationSchema>;
 type SaveValues = z.input<typeof schemas.saveIntegrationRequest>;
@@ -217,6 +218,7 @@ function TokenDialog({ issued, onClose }: { issued: Issued | null; onClose: () =
 
 export default function IntegrationsPage() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('device.integration');
   const qc = useQueryClient();
   const [editing, setEditing] = useState<{ item: Integration | null } | null>(null);
   const [issued, setIssued] = useState<Issued | null>(null);
@@ -242,6 +244,7 @@ export default function IntegrationsPage() {
       toolbar={[
         {
           key: 'add',
+          visible: mayEdit,
           primary: true,
           label: t('integrations:add'),
           icon: <PlusOutlined />,
@@ -253,12 +256,14 @@ export default function IntegrationsPage() {
       rowActions={(r) => [
         {
           key: 'edit',
+          visible: mayEdit,
           label: t('integrations:action.edit'),
           icon: <EditOutlined />,
           onClick: () => setEditing({ item: r }),
         },
         rowAction({
           key: 'rotate',
+          visible: mayEdit,
           label: t('integrations:action.rotate'),
           icon: <SyncOutlined />,
           testId: `rotate-${r.Name}`,
@@ -270,6 +275,7 @@ export default function IntegrationsPage() {
         }),
         {
           key: 'delete',
+          visible: mayEdit,
           label: t('integrations:action.delete'),
           icon: <DeleteOutlined />,
           danger: true,
@@ -297,6 +303,7 @@ export default function IntegrationsPage() {
           render: (_, r) => (
             <Switch
               checked={r.Enabled}
+              disabled={!mayEdit}
               loading={toggle.pending?.[0].IntegrationId === r.IntegrationId}
               onChange={(on) => void toggle.run(r, on)}
               data-testid={`enabled-${r.Name}`}

@@ -10,6 +10,7 @@ import { call } from '../../api/client';
 import { USER_DATA, commandDetails, commandName } from '../../i18n/texts';
 import { FormDialog, ListPage } from '../../patterns';
 import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
+import { useCan } from '../../access/can';
 
 type Command = z.infer<typeof catalogue.commandSchema>;
 type CommandValues = z.input<typeof catalogue.saveCommandRequest>;
@@ -36,6 +37,7 @@ export function useProtocolOptions() {
 
 export default function ModelCommandPage() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('catalogue.edit');
   const protocols = useProtocolOptions();
   const [editing, setEditing] = useState<{ item: Command | null } | null>(null);
   const item = editing?.item;
@@ -57,6 +59,7 @@ export default function ModelCommandPage() {
       toolbar={[
         {
           key: 'add',
+          visible: mayEdit,
           primary: true,
           label: t('model:command.add'),
           icon: <PlusOutlined />,
@@ -66,6 +69,7 @@ export default function ModelCommandPage() {
       actionsColumn={{ title: t('model:actions'), width: 160 }}
       rowActions={(c) =>
         catalogueActions(t, {
+          visible: mayEdit,
           name: commandName(t, c.Code, c.Name),
           onEdit: () => setEditing({ item: c }),
           remove: () => call('/Command/DelCommandDictionary', { CommandIds: [c.CommandId] }),

@@ -13,6 +13,7 @@ import { commandName, userDataCell } from '../../i18n/texts';
 import { FormDialog, ListPage } from '../../patterns';
 import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
 import { useProtocolOptions } from './ModelCommandPage';
+import { useCan } from '../../access/can';
 
 type Model = z.infer<typeof catalogue.modelSchema>;
 type ModelValues = z.input<typeof catalogue.saveModelRequest>;
@@ -46,6 +47,7 @@ function ProtocolCommands({
 
 export default function ModelListPage() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('catalogue.edit');
   const protocols = useProtocolOptions();
   const [editing, setEditing] = useState<{ item: Model | null } | null>(null);
   const tags = (items: readonly string[], label: string | ((x: string) => string)) => (
@@ -95,6 +97,7 @@ export default function ModelListPage() {
       toolbar={[
         {
           key: 'add',
+          visible: mayEdit,
           primary: true,
           label: t('model:model.add'),
           icon: <PlusOutlined />,
@@ -104,6 +107,7 @@ export default function ModelListPage() {
       actionsColumn={{ title: t('model:actions'), width: 140, fixed: 'right' }}
       rowActions={(m) =>
         catalogueActions(t, {
+          visible: mayEdit,
           name: m.Name,
           onEdit: () => setEditing({ item: m }),
           remove: () => call('/Command/DelDeviceModelNew', { ModelIds: [m.ModelId] }),

@@ -9,12 +9,14 @@ import { call } from '../../api/client';
 import { USER_DATA, commandName, userDataCell } from '../../i18n/texts';
 import { FormDialog, ListPage } from '../../patterns';
 import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
+import { useCan } from '../../access/can';
 
 type Protocol = z.infer<typeof catalogue.protocolSchema>;
 type ProtocolValues = z.input<typeof catalogue.saveProtocolRequest>;
 
 export default function ModelProtocolPage() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('catalogue.edit');
   const [editing, setEditing] = useState<{ item: Protocol | null } | null>(null);
   const item = editing?.item;
   return (
@@ -26,6 +28,7 @@ export default function ModelProtocolPage() {
       toolbar={[
         {
           key: 'add',
+          visible: mayEdit,
           primary: true,
           label: t('model:protocol.add'),
           icon: <PlusOutlined />,
@@ -35,6 +38,7 @@ export default function ModelProtocolPage() {
       actionsColumn={{ title: t('model:actions'), width: 160 }}
       rowActions={(p) =>
         catalogueActions(t, {
+          visible: mayEdit,
           name: p.Name,
           onEdit: () => setEditing({ item: p }),
           remove: () => call('/Command/DelProtocol', { ProtocolIds: [p.ProtocolId] }),

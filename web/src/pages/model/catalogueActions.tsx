@@ -9,12 +9,13 @@ export const CATALOGUE_KEY = ['model'] as const;
 
 export function catalogueActions(
   t: TFunction,
-  item: { name: string; onEdit: () => void; remove: () => Promise<unknown> },
+  item: { name: string; onEdit: () => void; remove: () => Promise<unknown>; /** False when the user's set cannot change it. */ visible?: boolean },
 ): RowAction[] {
   return [
-    { key: 'edit', label: t('model:edit'), icon: <EditOutlined />, onClick: item.onEdit },
+    { key: 'edit', label: t('model:edit'), icon: <EditOutlined />, onClick: item.onEdit, visible: item.visible },
     {
       key: 'delete',
+      visible: item.visible,
       label: t('model:delete'),
       icon: <DeleteOutlined />,
       danger: true,

@@ -12,6 +12,7 @@ import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { FormDialog, RowActions } from '../../patterns';
 import { catalogueActions } from '../model/catalogueActions';
+import { useCan } from '../../access/can';
 
 const KEY = ['push'] as const;
 
@@ -19,6 +20,7 @@ type Attempt = z.infer<typeof pushAttemptSchema>;
 
 function Companies() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('push.edit');
   const [search, setSearch] = useState<{ Keyword?: string }>({});
   const [editing, setEditing] = useState<{ item: PushCompany | null } | null>(null);
   return (
@@ -31,9 +33,11 @@ function Companies() {
         scrollX={1200}
         fetch={(q, p) => call('/Push/CompanyList', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
-            {t('push:add')}
-          </Button>
+          mayEdit && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
+              {t('push:add')}
+            </Button>
+          )
         }
         columns={[
           { key: 'Name', title: t('push:name'), dataIndex: 'Name', width: 160, onCell: userDataCell },
@@ -49,7 +53,8 @@ function Companies() {
             title: t('push:actions'),
             width: 160,
             fixed: 'right',
-            render: (_, r) => (
+            render: (_, r) =>
+              mayEdit && (
               <RowActions
                 actions={catalogueActions(t, { name: r.Name, onEdit: () => setEditing({ item: r }), remove: () => call('/Push/DeleteCompany', { Id: r.Id }) })}
                 invalidate={[KEY]}
