@@ -17,6 +17,7 @@ import { pushSchemas } from './push.js';
 import { monitorSchemas } from './monitor.js';
 import { commandSchemas } from './command-calls.js';
 import * as integration from './integration.js';
+import * as account from './account.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -103,6 +104,7 @@ const ALL_SCHEMAS = {
   ...monitorSchemas,
   ...commandSchemas,
   ...integration.integrationSchemas,
+  ...account.accountSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -121,6 +123,6 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration };
+export { device, person, group, fence, catalogue, role, integration, account };
 export * from './walk.js';
 export * from './issues.js';
