@@ -15,3 +15,4 @@ export * from './alarm-types.js';
 export * from './schemas/alarm.js';
 export * from './schemas/health.js';
 export * from './schemas/push.js';
+export * from './permissions.js';

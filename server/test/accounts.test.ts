@@ -90,8 +90,17 @@ describe.each(databases())('account administration on %s', (kind) => {
     expect(login.body).toMatchObject({ State: 0, MustChangePassword: true });
     const info = await p.call('/User/UserInfo', {}, login.body.AccessToken);
     expect(info.body.UserInfo).toMatchObject({ MustChangePassword: true, companyName: 'Family', PageName: 'Care' });
+    // Nothing else until the password is changed.
+    const before = await q('SELECT * FROM accounts WHERE login_name = $1', ['family01']);
+    for (const [path, body] of [['/user/childrenUsers', {}], ['/user/EditUserInfoForCurrentUser', { Contact: 'x' }], ['/Device/devicesByUserId', {}]] as const) {
+      const r = await p.call(path, body, login.body.AccessToken);
+      expect(r.status).toBe(403);
+      expect(r.body.Message).toBe('account.mustChangePassword');
+    }
+    expect(await q('SELECT * FROM accounts WHERE login_name = $1', ['family01'])).toEqual(before);
     const changed = await p.call('/User/ChangePassword', { OldPass: r.body.Password, NewPass: 'Family123' }, login.body.AccessToken);
     expect(changed.body.State).toBe(0);
+    expect((await p.call('/user/childrenUsers', {}, login.body.AccessToken)).status).toBe(200);
     const again = await p.call('/User/Login', { LoginName: 'family01', Password: 'Family123' });
     expect(again.body.MustChangePassword).toBe(false);
 

@@ -18,6 +18,7 @@ import { monitorSchemas } from './monitor.js';
 import { commandSchemas } from './command-calls.js';
 import * as integration from './integration.js';
 import * as account from './account.js';
+import { permissionSchemas } from './permission.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -105,6 +106,7 @@ const ALL_SCHEMAS = {
   ...commandSchemas,
   ...integration.integrationSchemas,
   ...account.accountSchemas,
+  ...permissionSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -126,3 +128,4 @@ export { user };
 export { device, person, group, fence, catalogue, role, integration, account };
 export * from './walk.js';
 export * from './issues.js';
+export * from './permission.js';

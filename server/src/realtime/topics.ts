@@ -10,6 +10,8 @@ export const REALTIME_TOPICS = {
   sessionsEnded: 'auth.sessions.ended',
   /** An account moved with its subtree: every cached path starting with `from` now starts with `to`. */
   accountsMoved: 'account.subtree.moved',
+  /** An account's permission set, type, forced-password flag or parent changed, or a set changed. */
+  accountsChanged: 'auth.accounts.changed',
 } as const;
 
 export interface AccountsMovedEvent {
@@ -30,6 +32,12 @@ export interface SessionsEndedEvent {
   sessionId?: number;
   /** ...except this one. */
   exceptSessionId?: number;
+}
+
+/** Cached callers to read afresh: an account with its subtree, or every account using a set. */
+export interface AccountsChangedEvent {
+  accountId?: number;
+  setId?: number;
 }
 
 /** Close code of a socket whose session ended (the console logs out rather than reconnecting). */

@@ -16,8 +16,10 @@ export async function assignableSet(ctx: AuthedContext, id: number): Promise<{ i
   return { id: Number(set.id) };
 }
 
-/** Accounts whose type, set, flag or place in the tree changed: cached callers are read again. */
-export function invalidateAccounts(ctx: AuthedContext, ids: number[], _movedFrom?: string) {
-  void ctx;
-  void ids;
+/**
+ * Accounts whose type, set, flag or place in the tree changed: their cached sessions, and those of
+ * the accounts below them, are read afresh on their next request, in every process.
+ */
+export function invalidateAccounts(ctx: AuthedContext, ids: number[]) {
+  for (const id of ids) ctx.request.server.authenticator.invalidateAccount(id);
 }

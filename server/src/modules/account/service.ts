@@ -331,7 +331,7 @@ export async function move(ctx: AuthedContext, b: Body<'/user/moveAccount'>) {
     return moveSubtree(t, account, parent);
   });
   announceMoves(ctx, [{ accountId: b.UserId, from: result.from, to: result.to }]);
-  invalidateAccounts(ctx, [b.UserId], result.from);
+  invalidateAccounts(ctx, [b.UserId]);
   return {
     State: 200 as const,
     Item: await rowOf(ctx, b.UserId, (await self(ctx)).timeZoneOffset),
@@ -426,7 +426,7 @@ export async function agentAuthorize(ctx: AuthedContext, b: Body<'/user/agentAut
     return { items: out, moves: [...moved.values()] };
   });
   announceMoves(ctx, moves);
-  for (const m of moves) invalidateAccounts(ctx, [m.accountId], m.from);
+  invalidateAccounts(ctx, moves.map((m) => m.accountId));
   return {
     State: 200 as const,
     Moved: items.filter((r) => r.Outcome === 'moved').length,

@@ -273,6 +273,8 @@ export async function changePassword(ctx: AuthedContext, body: { UserId?: number
     .update(repo.accounts)
     .set({ passwordHash: await hashPassword(body.NewPass), mustChangePassword: false, updatedAt: new Date() })
     .where(eq(repo.accounts.id, account.id));
+  // The forced change is done: the session no longer waits for it.
+  if (account.mustChangePassword) ctx.request.server.authenticator.invalidateAccount(account.id);
   // Other sessions end now; this one lives until the console logs out, which it does at once.
   await repo.revokeSessions(db, account.id, ctx.user.sessionId);
   ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: account.id, exceptSessionId: ctx.user.sessionId } satisfies SessionsEndedEvent);
