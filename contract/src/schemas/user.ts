@@ -71,6 +71,8 @@ export const userInfoSchema = z.object({
   AgentAuthorized: z.boolean(),
   /** The password was reset: it must be changed before anything else. */
   MustChangePassword: z.boolean(),
+  /** The actions of the account's permission set (contract permissions.ts), or ['*'] for every action. */
+  Permissions: z.array(z.string()),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

@@ -156,7 +156,6 @@ export async function create(ctx: AuthedContext, b: Body<'/user/registerNewUser'
   const { db } = ctx.deps.database;
   checkUserType(ctx, b.UserType);
   const parent = await accountInScope(db, ctx.user, b.ParentId);
-  const permissionSetId = b.PermissionId ? (await assignableSet(ctx, b.PermissionId)).id : null;
   if (await repo.loginTaken(db, b.LoginName)) throw loginExists(b.LoginName);
   await checkEmail(db, b.Email);
   const generated = b.Password ? undefined : generatePassword();
@@ -168,6 +167,8 @@ export async function create(ctx: AuthedContext, b: Body<'/user/registerNewUser'
       await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${repo.TREE_LOCK})`);
       const [p] = await rows<{ path: string }>(tx as unknown as Db, sql`SELECT path FROM accounts WHERE id = ${parent.id} FOR SHARE`);
       if (!p || !isInSubtree(ctx.user, p.path)) throw new AppError(State.FORBIDDEN, 'account.notInScope');
+      // The set stays locked until the account is written: a concurrent delete then sees it in use.
+      const permissionSetId = b.PermissionId ? (await assignableSet(ctx, b.PermissionId, tx as unknown as Db)).id : null;
       const [row] = await rows<{ id: number }>(
         tx as unknown as Db,
         sql`INSERT INTO accounts (parent_id, path, login_name, password_hash, kind, user_type, permission_set_id, username, page_name,
