@@ -11,7 +11,8 @@ import { useSession } from '../../stores/session';
 /** How long the success message stays before the logout (SPEC §8). */
 export const PASSWORD_CHANGED_MS = 2000;
 
-export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** `forced`: the password was reset and must be changed now: the dialog cannot be closed. */
+export function ChangePasswordDialog({ open, onClose, forced = false }: { open: boolean; onClose: () => void; forced?: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<ChangePasswordValues>();
@@ -47,11 +48,16 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     <Modal
       title={t('shell:password.title')}
       open={open}
-      onCancel={onClose}
+      // Forced: the only other way out is to log out.
+      onCancel={forced ? () => void logout() : onClose}
+      closable={!forced}
+      keyboard={!forced}
+      maskClosable={false}
       onOk={submit}
       confirmLoading={busy}
       okText={t('common:ok')}
-      cancelText={t('common:cancel')}
+      cancelText={forced ? t('shell:user.logout') : t('common:cancel')}
+      cancelButtonProps={{ 'data-testid': 'password-cancel' } as object}
       destroyOnHidden
       afterClose={() => form.resetFields()}
       width={440}

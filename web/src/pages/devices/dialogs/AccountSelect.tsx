@@ -85,7 +85,7 @@ export function AccountSelect({
       onChange={(v) => onChange?.(v)}
       treeDataSimpleMode
       treeData={treeData}
-      treeNodeLabelProp="label"
+      treeNodeLabelProp="title"
       loadData={async (n) => {
         const id = Number(n.value);
         if (!keyword && !loaded.has(id)) await open(id);
@@ -104,7 +104,6 @@ export function AccountSelect({
       notFoundContent={keyword && !found.isFetching ? t('accounts:tree.noMatch') : undefined}
       popupMatchSelectWidth={false}
       style={{ width: '100%', minWidth: 240 }}
-      labelRender={(o) => <span {...USER_DATA}>{String(o.label ?? nodes.get(Number(o.value))?.LoginName ?? o.value)}</span>}
       data-testid={testId}
     />
   );
