@@ -68,7 +68,10 @@ async function copy(client: pg.Client, statement: string, lines: Iterable<string
   let buf = '';
   for (const l of lines) {
     buf += l;
-    if (buf.length > 1 << 20) (chunks.push(buf), (buf = ''));
+    if (buf.length > 1 << 20) {
+      chunks.push(buf);
+      buf = '';
+    }
   }
   if (buf) chunks.push(buf);
   await pipeline(Readable.from(chunks), client.query(copyFrom(statement)));

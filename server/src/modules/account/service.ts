@@ -15,7 +15,7 @@ import {
 } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
-import { AppError, conflict, fieldError } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { accountInScope, isInSubtree, type AccountRow } from '../../lib/scope.js';
 import { isUniqueViolation, rows } from '../../lib/sql.js';

@@ -57,7 +57,6 @@ export function ChangePasswordDialog({ open, onClose, forced = false }: { open: 
       confirmLoading={busy}
       okText={t('common:ok')}
       cancelText={forced ? t('shell:user.logout') : t('common:cancel')}
-      cancelButtonProps={{ 'data-testid': 'password-cancel' } as object}
       destroyOnHidden
       afterClose={() => form.resetFields()}
       width={440}
