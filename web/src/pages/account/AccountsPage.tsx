@@ -30,27 +30,30 @@ export default function AccountsPage() {
 
   const columns = useMemo<ColumnsType<AccountRow>>(
     () => [
-      { key: 'LoginName', title: t('accounts:columns.loginName'), dataIndex: 'LoginName', onCell: userDataCell, render: (v: string) => <span data-testid={`account-row-${v}`}>{v}</span> },
-      { key: 'companyName', title: t('accounts:columns.company'), dataIndex: 'companyName', onCell: userDataCell },
-      { key: 'Contact', title: t('accounts:columns.contact'), dataIndex: 'Contact', onCell: userDataCell },
-      { key: 'Email', title: t('accounts:columns.email'), dataIndex: 'Email', onCell: userDataCell },
-      { key: 'AccountKind', title: t('accounts:columns.kind'), dataIndex: 'AccountKind', render: (k: string) => t(`accounts:kinds.${k}`, { defaultValue: k }) },
+      { key: 'LoginName', title: t('accounts:columns.loginName'), dataIndex: 'LoginName', width: 140, fixed: 'left', onCell: userDataCell, render: (v: string) => <span data-testid={`account-row-${v}`}>{v}</span> },
+      { key: 'companyName', title: t('accounts:columns.company'), dataIndex: 'companyName', width: 200, onCell: userDataCell },
+      { key: 'Contact', title: t('accounts:columns.contact'), dataIndex: 'Contact', width: 110, onCell: userDataCell },
+      { key: 'Email', title: t('accounts:columns.email'), dataIndex: 'Email', width: 210, onCell: userDataCell },
+      { key: 'AccountKind', title: t('accounts:columns.kind'), dataIndex: 'AccountKind', width: 90, render: (k: string) => t(`accounts:kinds.${k}`, { defaultValue: k }) },
       {
         key: 'UserType',
         title: t('accounts:columns.userType'),
+        width: 200,
         render: (_, r) => t('accounts:userTypeLabel', { type: r.UserType, role: t(`accounts:roles.${r.RoleLabel}`) }),
       },
       {
         key: 'PermissionName',
         title: t('accounts:columns.permission'),
+        width: 130,
         render: (_, r) => (r.PermissionId ? <span {...USER_DATA}>{r.PermissionName}</span> : <Typography.Text type="secondary">{t('accounts:noPermission')}</Typography.Text>),
       },
-      { key: 'devices', title: t('accounts:columns.devices'), align: 'right', render: (_, r) => `${r.DeviceCount} / ${r.TotalDeviceCount}` },
-      { key: 'ChildCount', title: t('accounts:columns.children'), dataIndex: 'ChildCount', align: 'right' },
+      { key: 'devices', title: t('accounts:columns.devices'), align: 'right', width: 150, render: (_, r) => `${r.DeviceCount} / ${r.TotalDeviceCount}` },
+      { key: 'ChildCount', title: t('accounts:columns.children'), dataIndex: 'ChildCount', align: 'right', width: 100 },
       { key: 'CreateDT', title: t('accounts:columns.created'), dataIndex: 'CreateDT', width: 170 },
       {
         key: 'AgentAuthorized',
         title: t('accounts:columns.agent'),
+        width: 110,
         render: (_, r) => (r.AgentAuthorized ? <Tag color="green">{t('accounts:authorized')}</Tag> : <Typography.Text type="secondary">{t('accounts:notAuthorized')}</Typography.Text>),
       },
     ],
@@ -133,8 +136,8 @@ export default function AccountsPage() {
           search={[{ name: 'Keyword', type: 'text', label: t('accounts:columns.loginName'), placeholder: t('accounts:table.search') }]}
           toolbar={toolbar}
           rowActions={rowActions}
-          actionsColumn={{ fixed: 'right' }}
-          scrollX={1500}
+          actionsColumn={{ fixed: 'right', width: 250 }}
+          scrollX={1870}
           empty={t('accounts:table.empty')}
           testId="accounts-table"
         >

@@ -34,13 +34,14 @@ export function AccountSelect({
   const { t } = useTranslation();
   const qc = useQueryClient();
   const me = useSession((s) => s.userInfo);
-  const [nodes, setNodes] = useState<Map<number, AccountNode>>(new Map());
+  // Nodes seen beyond the root's page: opened nodes' children and chosen search results.
+  const [seen, setSeen] = useState<Map<number, AccountNode>>(new Map());
   const [loaded, setLoaded] = useState<Set<number>>(new Set());
   const [typed, setTyped] = useState('');
   const keyword = typed.trim();
 
   const remember = (list: AccountNode[]) =>
-    setNodes((prev) => {
+    setSeen((prev) => {
       const next = new Map(prev);
       for (const n of list) next.set(n.UserId, n);
       return next;
@@ -50,17 +51,13 @@ export function AccountSelect({
     remember([r.Node, ...r.Items]);
     setLoaded((s) => new Set(s).add(id));
   };
-  const root = useQuery({
-    queryKey: ACCOUNT_KEYS.node(me?.UserId),
-    queryFn: async () => {
-      const r = await loadNode(me?.UserId);
-      remember([r.Node, ...r.Items]);
-      setLoaded((s) => new Set(s).add(r.Node.UserId));
-      return r;
-    },
-    enabled: !!me,
-    staleTime: 30_000,
-  });
+  const root = useQuery({ queryKey: ACCOUNT_KEYS.node(me?.UserId), queryFn: () => loadNode(me?.UserId), enabled: !!me, staleTime: 30_000 });
+  const nodes = useMemo(() => {
+    const all = new Map(seen);
+    if (root.data) for (const n of [root.data.Node, ...root.data.Items]) all.set(n.UserId, n);
+    return all;
+  }, [seen, root.data]);
+  const loadedKeys = useMemo(() => (root.data ? [root.data.Node.UserId, ...loaded] : [...loaded]), [root.data, loaded]);
   const found = useQuery({ queryKey: ACCOUNT_KEYS.search(keyword), queryFn: () => searchAccounts(keyword), enabled: keyword.length > 0, staleTime: 10_000 });
 
   const toSimple = (n: AccountNode, flat = false): SimpleNode => ({
@@ -88,9 +85,9 @@ export function AccountSelect({
       treeNodeLabelProp="title"
       loadData={async (n) => {
         const id = Number(n.value);
-        if (!keyword && !loaded.has(id)) await open(id);
+        if (!keyword && !loadedKeys.includes(id)) await open(id);
       }}
-      treeLoadedKeys={[...loaded]}
+      treeLoadedKeys={loadedKeys}
       treeDefaultExpandedKeys={me ? [me.UserId] : []}
       showSearch={{ filterTreeNode: false, onSearch: setTyped, searchValue: typed }}
       onSelect={(v: number) => {
