@@ -165,7 +165,10 @@ describe('accounts console (administrator, zh-CN)', () => {
     const found = (await callApi(page, server.url, '/user/searchAccountByName', { Keyword: SUB })).Items[0];
     const moved = await callApi(page, server.url, '/Device/batchMoveDeviceToAccount', { Imeis: ['865000000000049'], TargetUserId: found.UserId });
     expect(moved.State).toBe(200);
-    await page.locator('[data-testid="account-tree"] .ant-tree-node-content-wrapper', { hasText: 'clinic01' }).click();
+    // Moved behind the page's back: the page is loaded again, and clinic01 found by the search.
+    await page.reload();
+    await page.locator('[data-testid="account-tree-search"] input').fill('clinic01');
+    await page.locator('[data-testid="account-found-clinic01"]').click();
     await rowOf(page, SUB).waitFor();
     await expect.poll(() => rowOf(page, SUB).innerText()).toContain('1 / 1');
     await rowOf(page, SUB).locator(`[data-testid="delete-${SUB}"]`).click();
