@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LOG_ACTIONS } from '@wt/contract';
@@ -12,7 +12,7 @@ import { useSession } from '../../stores/session';
 export const PASSWORD_CHANGED_MS = 2000;
 
 /** `forced`: the password was reset and must be changed now: the dialog cannot be closed. */
-export function ChangePasswordDialog({ open, onClose, forced = false }: { open: boolean; onClose: () => void; forced?: boolean }) {
+export function ChangePasswordDialog({ open, onClose, forced = false, notice }: { open: boolean; onClose: () => void; forced?: boolean; notice?: ReactNode }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<ChangePasswordValues>();
@@ -53,6 +53,7 @@ export function ChangePasswordDialog({ open, onClose, forced = false }: { open: 
       closable={!forced}
       keyboard={!forced}
       maskClosable={false}
+      centered={forced}
       onOk={submit}
       confirmLoading={busy}
       okText={t('common:ok')}
@@ -61,6 +62,7 @@ export function ChangePasswordDialog({ open, onClose, forced = false }: { open: 
       afterClose={() => form.resetFields()}
       width={440}
     >
+      {notice}
       <Form form={form} layout="vertical" requiredMark autoComplete="off" preserve={false}>
         <Form.Item name="OldPass" label={t('shell:password.oldPassword')} rules={[rule('OldPass')]} required>
           <Input.Password placeholder={t('shell:password.oldPlaceholder')} autoComplete="current-password" />
