@@ -38,6 +38,21 @@ export interface AccountListRow extends NodeRow {
   total?: number;
 }
 
+/**
+ * Columns of a table row (alias `a`): the account, its set's name, its children, its own devices
+ * and the devices of its whole subtree (a range of the path index joined to the devices' account
+ * index).
+ */
+const ROW = sql`a.id, a.parent_id AS "parentId", a.path, a.login_name AS "loginName", a.username, a.company_name AS "companyName",
+  a.contact, a.kind, a.page_name AS "pageName", a.phone, a.email, a.user_type AS "userType",
+  a.permission_set_id AS "permissionSetId", ps.name AS "permissionName", a.created_at AS "createdAt",
+  a.agent_authorized AS "agentAuthorized", a.must_change_password AS "mustChangePassword",
+  a.time_zone_offset AS "timeZoneOffset",
+  (SELECT count(*) FROM accounts c WHERE c.parent_id = a.id)::int AS "childCount",
+  (SELECT count(*) FROM devices d WHERE d.account_id = a.id)::int AS "ownDevices",
+  (SELECT count(*) FROM accounts s JOIN devices d ON d.account_id = s.id
+    WHERE s.path ~>=~ a.path AND s.path ~<~ (a.path || '~'))::int AS "totalDevices"`;
+
 /** Login name, company, contact or display name containing the keyword (alias `a`). */
 function matching(keyword: string): SQL {
   // One ILIKE over the four fields joined by a character no keyword holds (a tab is trimmed off).
@@ -73,11 +88,7 @@ async function countChildren(db: Db, parentId: number, keyword?: string) {
   return Number(r?.n ?? 0);
 }
 
-/**
- * The table of an account's direct children, in one query: each child with its permission set's
- * name, its own devices, the devices of its whole subtree (a range of the path index joined to the
- * devices' account index) and its number of children.
- */
+/** The table of an account's direct children, a page of them, in one query. */
 export async function childRows(db: Db, parentId: number, q: { keyword?: string; offset: number; limit: number }) {
   const where = allOf([sql`a.parent_id = ${parentId}`, ...(q.keyword ? [matching(q.keyword)] : [])]);
   const list = await rows<AccountListRow>(
@@ -86,15 +97,7 @@ export async function childRows(db: Db, parentId: number, q: { keyword?: string;
           SELECT a.*, count(*) OVER ()::int AS total FROM accounts a WHERE ${where}
            ORDER BY a.id OFFSET ${q.offset} LIMIT ${q.limit}
         )
-        SELECT a.id, a.parent_id AS "parentId", a.path, a.login_name AS "loginName", a.username, a.company_name AS "companyName",
-               a.contact, a.kind, a.page_name AS "pageName", a.phone, a.email, a.user_type AS "userType",
-               a.permission_set_id AS "permissionSetId", ps.name AS "permissionName", a.created_at AS "createdAt",
-               a.agent_authorized AS "agentAuthorized", a.must_change_password AS "mustChangePassword",
-               a.time_zone_offset AS "timeZoneOffset", a.total,
-               (SELECT count(*) FROM accounts c WHERE c.parent_id = a.id)::int AS "childCount",
-               (SELECT count(*) FROM devices d WHERE d.account_id = a.id)::int AS "ownDevices",
-               (SELECT count(*) FROM accounts s JOIN devices d ON d.account_id = s.id
-                 WHERE s.path ~>=~ a.path AND s.path ~<~ (a.path || '~'))::int AS "totalDevices"
+        SELECT ${ROW}, a.total
           FROM page a LEFT JOIN permission_sets ps ON ps.id = a.permission_set_id
          ORDER BY a.id`,
   );
@@ -106,15 +109,7 @@ export async function childRows(db: Db, parentId: number, q: { keyword?: string;
 export async function accountRow(db: Db, id: number): Promise<AccountListRow | undefined> {
   const [r] = await rows<AccountListRow>(
     db,
-    sql`SELECT a.id, a.parent_id AS "parentId", a.path, a.login_name AS "loginName", a.username, a.company_name AS "companyName",
-               a.contact, a.kind, a.page_name AS "pageName", a.phone, a.email, a.user_type AS "userType",
-               a.permission_set_id AS "permissionSetId", ps.name AS "permissionName", a.created_at AS "createdAt",
-               a.agent_authorized AS "agentAuthorized", a.must_change_password AS "mustChangePassword",
-               a.time_zone_offset AS "timeZoneOffset",
-               (SELECT count(*) FROM accounts c WHERE c.parent_id = a.id)::int AS "childCount",
-               (SELECT count(*) FROM devices d WHERE d.account_id = a.id)::int AS "ownDevices",
-               (SELECT count(*) FROM accounts s JOIN devices d ON d.account_id = s.id
-                 WHERE s.path ~>=~ a.path AND s.path ~<~ (a.path || '~'))::int AS "totalDevices"
+    sql`SELECT ${ROW}
           FROM accounts a LEFT JOIN permission_sets ps ON ps.id = a.permission_set_id
          WHERE a.id = ${id}`,
   );
