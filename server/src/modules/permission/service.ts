@@ -11,6 +11,7 @@ import {
   State,
   TREE_ROUTES,
   actionTitleKey,
+  effectiveRoutes,
   grants,
   grantsOf,
   isAction,
@@ -52,7 +53,8 @@ async function holdingOf(ctx: AuthedContext, db: Db = ctx.deps.database.db): Pro
     .leftJoin(permissionSets, eq(permissionSets.id, accounts.permissionSetId))
     .where(eq(accounts.id, ctx.user.id));
   if (!row) throw new AppError(State.TOKEN_INVALID, 'common.tokenInvalid');
-  const listed = row.set && row.userType !== ADMIN_USER_TYPE ? treeRoutesOf(parseList(row.set.routes)) : [];
+  // The routes it opens are its set's within its role, as its UserInfo says.
+  const listed = row.set && row.userType !== ADMIN_USER_TYPE ? treeRoutesOf(parseList(effectiveRoutes(row.userType, row.set.routes))) : [];
   return {
     actions: grantsOf(row.userType, row.set),
     routes: listed.length > 0 ? new Set(listed) : null,
