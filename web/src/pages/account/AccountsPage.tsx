@@ -6,19 +6,19 @@ import { Card, Col, Row, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, SafetyCertificateOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../access/can';
 import { call } from '../../api/client';
 import { USER_DATA, userDataCell } from '../../i18n/texts';
 import { ListPage, type RowAction, type ToolbarEntry } from '../../patterns';
 import { useSession } from '../../stores/session';
 import { AccountTree } from './accounts/AccountTree';
 import { AccountFormDialog, AgentAuthorizeDialog, MoveAccountDialog, PasswordShownDialog, type AccountDialogState } from './accounts/AccountDialogs';
-import { useAccountActions } from './accounts/permitted';
 import { ACCOUNT_KEYS, type AccountNode, type AccountRow } from './accounts/tree';
 
 export default function AccountsPage() {
   const { t } = useTranslation();
   const me = useSession((s) => s.userInfo);
-  const can = useAccountActions();
+  const can = useCan();
   const [selected, setSelected] = useState<AccountNode | null>(null);
   const [dialog, setDialog] = useState<AccountDialogState>(null);
   const [moving, setMoving] = useState<AccountRow | null>(null);
