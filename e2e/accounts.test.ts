@@ -141,7 +141,10 @@ describe('accounts console (administrator, zh-CN)', () => {
       await p.keyboard.press('Escape');
       await p.goto(`${server.url}/devices/list`);
       await p.locator('[data-testid="forced-password"]').waitFor();
+      await dialog.waitFor();
       expect(await p.locator('.ant-menu').count()).toBe(0);
+      // The dialog's opening animation is over before the picture.
+      await p.locator('.ant-modal[class*="-appear"], .ant-modal[class*="-enter"]').waitFor({ state: 'detached' });
       await screenshot(p, 'accounts-forced-password-zh-CN');
       await dialog.locator('input').nth(0).fill(reset);
       await dialog.locator('input').nth(1).fill('NewPass123');
