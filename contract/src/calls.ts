@@ -238,6 +238,9 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Push/CompanyList', area: 'push', permission: 'admin', note: 'partner companies alarms are pushed to' },
   { path: '/Push/SaveCompany', area: 'push', permission: 'admin' },
   { path: '/Push/DeleteCompany', area: 'push', permission: 'admin' },
+  { path: '/user/moveAccount', area: 'user', permission: 'user', note: 'an account with its whole subtree under another parent of the subtree' },
+  { path: '/user/setAgentAuthorization', area: 'user', permission: 'admin', note: 'grant or withdraw the agent-authorization flag' },
+  { path: '/user/agentAuthorize', area: 'user', permission: 'user', note: 'an authorized agent takes self-registered owners of the IMEIs it sold, with their devices' },
   { path: '/user/applyPermissionSet', area: 'user', permission: 'user', note: 'apply a permission set to oneself (SPEC §4 changing the role): answers a new token' },
 ];
 

@@ -276,6 +276,10 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Push/CompanyList': 'read',
   '/Push/SaveCompany': 'push.edit',
   '/Push/DeleteCompany': 'push.edit',
+  // Account administration beyond the console's calls.
+  '/user/moveAccount': 'account.move',
+  '/user/setAgentAuthorization': 'account.authorize',
+  '/user/agentAuthorize': 'account.authorize',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));
