@@ -238,6 +238,13 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Push/CompanyList', area: 'push', permission: 'admin', note: 'partner companies alarms are pushed to' },
   { path: '/Push/SaveCompany', area: 'push', permission: 'admin' },
   { path: '/Push/DeleteCompany', area: 'push', permission: 'admin' },
+  { path: '/OperationLog/List', area: 'user', permission: 'user', note: 'operation log of the subtree, searchable, paged' },
+  { path: '/OperationLog/Export', area: 'user', permission: 'user', note: 'operation log search as a spreadsheet (streamed)' },
+  { path: '/Platform/Info', area: 'user', permission: 'user', note: 'platform info (brand) of an account, own and inherited' },
+  { path: '/Platform/Save', area: 'user', permission: 'user', note: 'save the platform info (white label) of an account' },
+  { path: '/Platform/UploadIcon', area: 'user', permission: 'user', note: 'brand icon: PNG, SVG (sanitized) or ICO, at most 512 KB' },
+  { path: '/Platform/Brand', area: 'user', permission: 'public', note: 'title and icon for the login page, by key or host name' },
+  { path: '/User/EditFunctionSwitches', area: 'user', permission: 'user', note: 'function switches of an account (SPEC §3 User state)' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -15,3 +15,5 @@ export * from './alarm-types.js';
 export * from './schemas/alarm.js';
 export * from './schemas/health.js';
 export * from './schemas/push.js';
+export * from './schemas/oplog.js';
+export * from './schemas/platform.js';

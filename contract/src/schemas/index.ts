@@ -17,6 +17,8 @@ import { pushSchemas } from './push.js';
 import { monitorSchemas } from './monitor.js';
 import { commandSchemas } from './command-calls.js';
 import * as integration from './integration.js';
+import * as oplog from './oplog.js';
+import * as platform from './platform.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -103,6 +105,8 @@ const ALL_SCHEMAS = {
   ...monitorSchemas,
   ...commandSchemas,
   ...integration.integrationSchemas,
+  ...oplog.oplogSchemas,
+  ...platform.platformSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -121,6 +125,6 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration };
+export { device, person, group, fence, catalogue, role, integration, oplog, platform };
 export * from './walk.js';
 export * from './issues.js';

@@ -20,9 +20,11 @@ import { healthCalls } from './health/routes.js';
 import { pushCalls } from './push/routes.js';
 import { integrationCalls } from './integration/routes.js';
 import { exportRoutes } from './alarm/export.js';
+import { brandIconRoutes, platformCalls } from './platform/routes.js';
+import { oplogCalls } from './oplog/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...platformCalls, ...oplogCalls];
 }
 
-export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes];
+export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes];
