@@ -238,6 +238,7 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Push/CompanyList', area: 'push', permission: 'admin', note: 'partner companies alarms are pushed to' },
   { path: '/Push/SaveCompany', area: 'push', permission: 'admin' },
   { path: '/Push/DeleteCompany', area: 'push', permission: 'admin' },
+  { path: '/user/applyPermissionSet', area: 'user', permission: 'user', note: 'apply a permission set to oneself (SPEC §4 changing the role): answers a new token' },
   { path: '/OperationLog/List', area: 'user', permission: 'user', note: 'operation log of the subtree, searchable, paged' },
   { path: '/OperationLog/Export', area: 'user', permission: 'user', note: 'operation log search as a spreadsheet (streamed)' },
   { path: '/Platform/Info', area: 'user', permission: 'user', note: 'platform info (brand) of an account, own and inherited' },

@@ -15,5 +15,6 @@ export * from './alarm-types.js';
 export * from './schemas/alarm.js';
 export * from './schemas/health.js';
 export * from './schemas/push.js';
+export * from './permissions.js';
 export * from './schemas/oplog.js';
 export * from './schemas/platform.js';

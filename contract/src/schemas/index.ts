@@ -17,6 +17,7 @@ import { pushSchemas } from './push.js';
 import { monitorSchemas } from './monitor.js';
 import { commandSchemas } from './command-calls.js';
 import * as integration from './integration.js';
+import { permissionSchemas } from './permission.js';
 import * as oplog from './oplog.js';
 import * as platform from './platform.js';
 
@@ -105,6 +106,7 @@ const ALL_SCHEMAS = {
   ...monitorSchemas,
   ...commandSchemas,
   ...integration.integrationSchemas,
+  ...permissionSchemas,
   ...oplog.oplogSchemas,
   ...platform.platformSchemas,
 } satisfies Record<string, CallSchema>;
@@ -128,3 +130,4 @@ export { user };
 export { device, person, group, fence, catalogue, role, integration, oplog, platform };
 export * from './walk.js';
 export * from './issues.js';
+export * from './permission.js';
