@@ -3,7 +3,7 @@
 // `fetch` that maps the table state to a paged call (PageNo/PageCount -> Total/Items).
 import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Skeleton, Space, Table, type TableProps } from 'antd';
+import { Alert, Button, Skeleton, Space, Table, type TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../i18n/errors';
@@ -33,7 +33,15 @@ export interface DataTableProps<T> {
   rowKey: keyof T & string;
   /** Selected row keys for batch actions; selection is off without it. */
   selection?: { keys: Key[]; onChange: (keys: Key[], rows: T[]) => void };
-  toolbar?: ReactNode;
+  /** Above the table; a function gets the last answer (to show a count, or disable a button at a limit). */
+  toolbar?: ReactNode | ((data: Paged<T> | undefined) => ReactNode);
+  /**
+   * 'server' (default): each page is asked for. 'client': `fetch` answers every row at once (a
+   * short list such as an account's thirty roles) and the table pages through it.
+   */
+  paging?: 'server' | 'client';
+  /** Shown instead of antd's "no data" when the list is empty. */
+  empty?: ReactNode;
   pageSizes?: number[];
   defaultPageSize?: number;
   enabled?: boolean;
@@ -41,6 +49,8 @@ export interface DataTableProps<T> {
   size?: TableProps<T>['size'];
   testId?: string;
 }
+
+const CLIENT_QUERY: TableQuery = { page: 1, pageSize: 0, filters: {} };
 
 export function DataTable<T extends object>(props: DataTableProps<T>) {
   const { t } = useTranslation();
@@ -53,9 +63,13 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
     if (state.page !== 1) setState((s) => ({ ...s, page: 1 }));
   }
 
+  const client = props.paging === 'client';
+  // A list held whole is paged, sorted and filtered by the table (columns give compare and filter
+  // functions): none of that asks again.
+  const asked: TableQuery = client ? CLIENT_QUERY : state;
   const query = useQuery({
-    queryKey: [...props.queryKey, state, props.params ?? null],
-    queryFn: () => props.fetch(state, props.params),
+    queryKey: [...props.queryKey, asked, props.params ?? null],
+    queryFn: () => props.fetch(asked, props.params),
     placeholderData: keepPreviousData,
     enabled: props.enabled ?? true,
   });
@@ -95,21 +109,40 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
   // Until the first answer there is nothing to count: placeholder rows, neither "no data" nor a
   // total of 0 (later loads keep the previous page on screen under the spinner).
   const firstLoad = query.isLoading;
+  const toolbar = typeof props.toolbar === 'function' ? props.toolbar(query.data) : props.toolbar;
   return (
     <div className="data-table" data-testid={props.testId}>
-      {props.toolbar ? (
+      {toolbar ? (
         <Space wrap style={{ marginBottom: 12 }}>
-          {props.toolbar}
+          {toolbar}
         </Space>
       ) : null}
-      {query.error ? <Alert type="error" showIcon style={{ marginBottom: 12 }} title={errorText(t, query.error)} /> : null}
+      {query.error ? (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={errorText(t, query.error)}
+          action={
+            <Button size="small" onClick={() => void query.refetch()} loading={query.isFetching} data-testid="table-retry">
+              {t('widgets:table.retry')}
+            </Button>
+          }
+        />
+      ) : null}
       <Table<T>
         rowKey={props.rowKey}
         size={props.size ?? 'middle'}
         columns={columns}
         dataSource={rows}
         loading={query.isFetching && !firstLoad}
-        locale={firstLoad ? { emptyText: <Skeleton active title={false} paragraph={{ rows: 5 }} className="data-table-skeleton" /> } : undefined}
+        locale={
+          firstLoad
+            ? { emptyText: <Skeleton active title={false} paragraph={{ rows: 5 }} className="data-table-skeleton" /> }
+            : props.empty !== undefined && !query.error
+              ? { emptyText: props.empty }
+              : undefined
+        }
         onChange={onChange}
         scroll={props.scrollX ? { x: props.scrollX } : undefined}
         rowSelection={
@@ -123,7 +156,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
             : {
                 current: state.page,
                 pageSize: state.pageSize,
-                total: query.data?.Total ?? 0,
+                total: client ? rows.length : (query.data?.Total ?? 0),
                 showSizeChanger: true,
                 pageSizeOptions: props.pageSizes ?? [10, 20, 50, 100],
                 showTotal: (total) => t('widgets:table.total', { count: total }),
