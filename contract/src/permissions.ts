@@ -2,7 +2,7 @@
 // the checkable function tree of the permission page (menu routes with their actions below).
 import { CALLS, EXTRA_CALLS } from './calls.js';
 import { PROTECTED_ROUTES, joinPath, type RouteDef } from './routes.js';
-import { ADMIN_USER_TYPE } from './roles.js';
+import { ADMIN_USER_TYPE, roleLabelOf } from './roles.js';
 
 export const ACTIONS = [
   'device.add',
@@ -474,4 +474,50 @@ export function treeRoutesOf(stored: readonly string[]): string[] {
 /** The routes the actions are shown under (an action is only meaningful with its route). */
 export function routesOfActions(actions: readonly string[]): string[] {
   return [...new Set(actions.map((a) => ACTION_ROUTE[a]).filter((r): r is string => !!r))];
+}
+
+/**
+ * Every route (groups and pages, full paths) the route table opens to a user type's role (SPEC §6
+ * role rules): a route without roles is open to all; a group whose children are all closed is closed.
+ */
+export function roleRoutes(userType: number): string[] {
+  const label = roleLabelOf(userType);
+  const out: string[] = [];
+  const walk = (routes: RouteDef[], base: string): boolean => {
+    let any = false;
+    for (const r of routes) {
+      if (r.meta?.roles && !r.meta.roles.includes(label)) continue;
+      const full = base ? joinPath(base, r.path) : r.path;
+      if (r.children && r.children.length > 0) {
+        const at = out.length;
+        out.push(full);
+        if (!walk(r.children, full)) out.splice(at, 1);
+        else any = true;
+      } else {
+        out.push(full);
+        any = true;
+      }
+    }
+    return any;
+  };
+  walk(PROTECTED_ROUTES, '');
+  return [...new Set(out)];
+}
+
+/**
+ * The routes string an account's UserInfo carries (SPEC §6): empty (by role) without a set or with
+ * a set that lists none; otherwise the set's routes the account's role may open, and never empty
+ * then (an empty list would mean "by role", wider than the set): the monitor home at least.
+ */
+export function effectiveRoutes(userType: number, setRoutes: string | null | undefined): string {
+  const listed = parseList(setRoutes);
+  if (listed.length === 0) return '';
+  const open = new Set(roleRoutes(userType));
+  const kept = listed.filter((r) => open.has(r));
+  return (kept.length > 0 ? kept : ['/']).join(',');
+}
+
+/** UserInfo's Permissions: the granted actions, or ['*'] for every action. */
+export function permissionList(g: Grants): string[] {
+  return g === 'all' ? ['*'] : ACTIONS.filter((a) => g.has(a));
 }

@@ -13,7 +13,10 @@ import {
   actionOfCall,
   actionTitleKey,
   allRoutePaths,
+  effectiveRoutes,
   grantsOf,
+  permissionList,
+  roleRoutes,
   isAction,
   routesOfActions,
   routesWithCompanions,
@@ -83,5 +86,24 @@ describe('grantsOf', () => {
     const g = grantsOf(1, { key: 'admin', builtIn: false, actions: 'device.add,bogus' });
     expect(g).not.toBe('all');
     expect([...(g as Set<string>)]).toEqual(['device.add']);
+  });
+});
+
+describe('routes of a set', () => {
+  it('opens to a role what the route table opens to it', () => {
+    const admin = roleRoutes(3);
+    expect(admin).toEqual(expect.arrayContaining(['/model/list', '/account/role', '/devices/detail']));
+    const editor = roleRoutes(1);
+    expect(editor).toContain('/devices/list');
+    expect(editor).not.toContain('/model/list');
+    expect(editor).not.toContain('/model');
+  });
+
+  it('narrows a set to the role, never to an empty list', () => {
+    expect(effectiveRoutes(1, '')).toBe('');
+    expect(effectiveRoutes(1, '/devices/list,/model/list')).toBe('/devices/list');
+    expect(effectiveRoutes(1, '/model/list')).toBe('/');
+    expect(permissionList('all')).toEqual(['*']);
+    expect(permissionList(new Set(['device.edit', 'device.add']))).toEqual(['device.add', 'device.edit']);
   });
 });

@@ -14,6 +14,10 @@ export interface AuthUser {
   userType: number;
   kind: string;
   sessionId: number;
+  /** Set by a password reset: every call but a few is refused until the password is changed. */
+  mustChangePassword: boolean;
+  /** The actions of its permission set (contract permissions.ts), or every action. */
+  actions: 'all' | ReadonlySet<string>;
 }
 
 export interface CallContext {

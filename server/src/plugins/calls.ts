@@ -12,9 +12,15 @@ import {
   EXTRA_CALLS,
   SCHEMAS,
   State,
+  actionOfCall,
   failureSchema,
+  grants,
+  isAction,
   resolveLocale,
+  translate,
+  actionTitleKey,
   type CallEntry,
+  type Locale,
 } from '@wt/contract';
 import type { AuthUser, CallContext, CallDef } from '../calls.js';
 import type { AppDeps } from '../deps.js';
@@ -43,6 +49,31 @@ export const LARGE_BODY_LIMITS: Record<string, number> = {
   '/person/batchupdateperson': 4 * MB,
 };
 
+/** The calls an account that must change its password may still make. */
+const WHILE_PASSWORD_MUST_CHANGE = new Set(['/user/userinfo', '/user/changepassword', '/user/refreshtoken', '/user/saveuserloginlog']);
+
+/** The refusal of an action the caller's permission set lacks, naming the action in the caller's language. */
+export function permissionDenied(action: string, locale: Locale): AppError {
+  return new AppError(State.FORBIDDEN, 'permission.denied', { action: translate(locale, actionTitleKey(action)), code: action });
+}
+
+/** Refuses (403) a caller whose permission set lacks `action`. */
+export function requireAction(user: AuthUser, action: string, locale: Locale): void {
+  if (!grants(user.actions, action)) throw permissionDenied(action, locale);
+}
+
+/**
+ * What a logged-in caller must pass before a call's body is read: the registry's admin-only
+ * marking, the forced password change, and the action the call needs.
+ */
+function admit(entry: CallEntry, user: AuthUser, request: FastifyRequest): void {
+  if (entry.permission === 'admin' && user.userType !== ADMIN_USER_TYPE) throw forbidden();
+  if (user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(entry.path.toLowerCase()))
+    throw new AppError(State.FORBIDDEN, 'account.mustChangePassword');
+  const need = actionOfCall(entry.path);
+  if (need && isAction(need)) requireAction(user, need, requestLocale(request));
+}
+
 export function requestLocale(request: FastifyRequest) {
   return resolveLocale((request.headers['x-language'] as string | undefined) ?? request.headers['accept-language']);
 }
@@ -69,8 +100,15 @@ export default fp(
       const def = byPath.get(entry.path.toLowerCase());
       const schemas = (SCHEMAS as Record<string, { request: unknown; response: unknown } | undefined>)[entry.path];
       const tags = [entry.area];
+      const isPublic = entry.permission === 'public';
+      const authenticate = async (request: FastifyRequest) => {
+        request.authUser = await authenticator.fromHeader(request.headers.authorization);
+        admit(entry, request.authUser, request);
+      };
       if (!def) {
         app.post(`/api${entry.path}`, {
+          // After the request rate limit (onRequest), before the body is read.
+          preParsing: isPublic ? undefined : async (request, _reply, payload) => (await authenticate(request), payload),
           schema: { tags, summary: `${entry.path} (not implemented yet)`, response: { 501: failureSchema } },
           handler: async () => {
             throw new AppError(State.NOT_IMPLEMENTED, 'common.notImplemented', { path: entry.path });
@@ -82,14 +120,7 @@ export default fp(
       app.post(`/api${entry.path}`, {
         bodyLimit: LARGE_BODY_LIMITS[entry.path.toLowerCase()] ?? BODY_LIMIT,
         // After the request rate limit (onRequest), before the body is read.
-        preParsing:
-          entry.permission === 'public'
-            ? undefined
-            : async (request, _reply, payload) => {
-                request.authUser = await authenticator.fromHeader(request.headers.authorization);
-                if (entry.permission === 'admin' && request.authUser.userType !== ADMIN_USER_TYPE) throw forbidden();
-                return payload;
-              },
+        preParsing: isPublic ? undefined : async (request, _reply, payload) => (await authenticate(request), payload),
         schema: {
           tags,
           summary: entry.note ? `${entry.path} (${entry.note})` : entry.path,

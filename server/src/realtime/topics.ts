@@ -8,6 +8,8 @@ export const REALTIME_TOPICS = {
   refresh: 'realtime.refresh',
   /** Sessions ended (logout, password changed or reset): their open sockets are closed. */
   sessionsEnded: 'auth.sessions.ended',
+  /** An account's permission set, type, forced-password flag or parent changed, or a set changed. */
+  accountsChanged: 'auth.accounts.changed',
 } as const;
 
 export interface SessionsEndedEvent {
@@ -16,6 +18,12 @@ export interface SessionsEndedEvent {
   sessionId?: number;
   /** ...except this one. */
   exceptSessionId?: number;
+}
+
+/** Cached callers to read afresh: an account with its subtree, or every account using a set. */
+export interface AccountsChangedEvent {
+  accountId?: number;
+  setId?: number;
 }
 
 /** Close code of a socket whose session ended (the console logs out rather than reconnecting). */
