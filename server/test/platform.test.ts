@@ -169,6 +169,26 @@ describe.each(databases())('platform info and function switches on %s', (kind) =
     const batch = await p.call('/Platform/Save', { ...brandBody, switchFunctionSendCmd: 1 }, tokens.agent01);
     expect(batch.body.Fields[0]).toMatchObject({ Field: 'switchFunctionSendCmd', Message: 'platform.serviceSelf' });
   });
+
+  it('refuses platform edits and other accounts’ switches to a set without platform.edit and function.edit', async () => {
+    const [set] = await q<{ id: number }>(
+      `INSERT INTO permission_sets (owner_id, key, name, routes, actions) VALUES ($1, 'look', 'Look only', '', 'device.add') RETURNING id`,
+      [ids.admin],
+    );
+    await q('UPDATE accounts SET permission_set_id = $1 WHERE id = $2', [set!.id, ids.agent01]);
+    p.app.authenticator.invalidateAccount(ids.agent01);
+    const save = await p.call('/Platform/Save', { Title: 'Changed' }, tokens.agent01);
+    expect(save.status).toBe(403);
+    expect(save.body).toMatchObject({ Message: 'permission.denied', Params: { code: 'platform.edit' } });
+    expect((await p.call('/Platform/UploadIcon', { Data: b64(PNG) }, tokens.agent01)).status).toBe(403);
+    const other = await p.call('/User/EditFunctionSwitches', { UserId: ids.clinic01, switchAnimation: 1 }, tokens.agent01);
+    expect(other.body).toMatchObject({ State: 403, Message: 'permission.denied', Params: { code: 'function.edit' } });
+    // Its own display switches stay its own.
+    expect((await p.call('/User/EditFunctionSwitches', { switchAnimation: 2 }, tokens.agent01)).body.UserInfo.switchAnimation).toBe(2);
+    expect((await q<{ title: string }>('SELECT title FROM platform_brands WHERE account_id = $1', [ids.agent01]))[0]!.title).toBe('Agent One Care');
+    await q('UPDATE accounts SET permission_set_id = NULL WHERE id = $1', [ids.agent01]);
+    p.app.authenticator.invalidateAccount(ids.agent01);
+  });
 });
 
 function readdirSorted(dir: string): string[] {

@@ -7,11 +7,12 @@
 //   Turning a service off turns it off for the whole subtree below, so no account keeps a service
 //   its upper account lost.
 import { and, eq, like, sql } from 'drizzle-orm';
-import { State, type FunctionSwitch } from '@wt/contract';
-import type { AuthedContext, AuthUser } from '../../calls.js';
+import type { FunctionSwitch } from '@wt/contract';
+import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { accounts } from '../../db/schema/index.js';
-import { AppError, fieldError } from '../../lib/errors.js';
+import { fieldError } from '../../lib/errors.js';
+import { requireAction } from '../../plugins/calls.js';
 import { accountInScope, type AccountRow } from '../../lib/scope.js';
 import { toUserInfo } from '../user/service.js';
 
@@ -32,12 +33,6 @@ const COLUMN: Record<Switch, Column> = {
 };
 const SERVICE = new Set<Switch>(['switchFunctionSendCmd', 'isWeatherConfig', 'isSendMsgByRole', 'isSendMessage']);
 
-/** Whether the caller's permission set grants an action (an account without a restricted set may do everything). */
-export function callerMay(user: AuthUser, action: string): boolean {
-  const actions = (user as AuthUser & { actions?: 'all' | ReadonlySet<string> }).actions;
-  return actions === undefined || actions === 'all' || actions.has(action);
-}
-
 export type SwitchChanges = Partial<Record<Switch, 1 | 2 | undefined>>;
 
 /** Applies the switches that change, after checking the rules; refuses all of them if one is refused. */
@@ -47,7 +42,7 @@ export async function applySwitches(ctx: AuthedContext, db: Db, target: AccountR
   );
   if (changed.length === 0) return;
   const self = target.id === ctx.user.id;
-  if (!self && !callerMay(ctx.user, 'function.edit')) throw new AppError(State.FORBIDDEN, 'platform.functionEditDenied');
+  if (!self) requireAction(ctx.user, 'function.edit', ctx.locale);
   let caller: AccountRow | undefined;
   for (const [k, v] of changed) {
     if (!SERVICE.has(k)) continue;
