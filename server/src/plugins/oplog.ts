@@ -31,6 +31,8 @@ const FLUSH_MS = 1000;
 export const OBJECT_MAX_CHARS = 300;
 const DETAIL_MAX_CHARS = 2000;
 const LIST_SHOWN = 5;
+/** Calls of one's own account that change nothing worth recording (reads, and the login log's own entries). */
+const NOT_CHANGES = new Set(['/user/userinfo', '/user/alluserloginlog', '/user/saveuserloginlog']);
 
 /** Body fields that name what a call acts on: ids, IMEIs, names, keys. Secrets never match. */
 const OBJECT_FIELD = /(^|[a-z])(id|ids|imei|imeis|sn|name|names|loginname|key|keys|title|hostname|code)$/i;
@@ -146,7 +148,7 @@ export class OperationLog {
     const entry = findCall(url.slice(4));
     if (!entry) return;
     const action = actionOfCall(entry.path);
-    if (!action || action === 'read' || action === 'public') return;
+    if (!action || action === 'read' || action === 'public' || NOT_CHANGES.has(entry.path.toLowerCase())) return;
     this.add({
       accountId: user.id,
       accountPath: user.path,
