@@ -22,7 +22,7 @@ describe.each(databases())('demo tenant on %s', (kind) => {
 
   const info = async (login: string) => {
     const { token } = await p.login(login);
-    return (await p.call('/User/UserInfo', {}, token)).body.UserInfo as { UserType: number; RoleLabel: string; AccountKind: string; routes: string };
+    return (await p.call('/User/UserInfo', {}, token)).body.UserInfo as { UserType: number; RoleLabel: string; AccountKind: string; routes: string; Permissions: string[] };
   };
 
   it('gives the care home the dashboard and the health pages', async () => {
@@ -44,10 +44,14 @@ describe.each(databases())('demo tenant on %s', (kind) => {
     expect(pages).not.toContain('/health/data');
   });
 
-  it('narrows the viewer to the monitor, its devices, their history and alarm records', async () => {
+  it('gives the viewer every menu of its type and no action', async () => {
     const viewer = await info('viewer01');
     // A route list without the health detail page makes the effective type 7 (SPEC §4).
     expect(viewer.UserType).toBe(7);
-    expect(viewer.routes.split(',').sort()).toEqual(['/', '/alarm', '/alarm/record', '/deviceAlarm', '/devices', '/devices/detail', '/devices/history', '/devices/list']);
+    expect(viewer.Permissions).toEqual([]);
+    const routes = viewer.routes.split(',');
+    expect(routes).toEqual(expect.arrayContaining(['/', '/devices/list', '/devices/detail', '/devices/history', '/deviceFence', '/alarm/record', '/alarm/alarmSetting', '/account/accounts']));
+    // Type 10 opens neither the dashboard, the health pages nor the administrator's pages.
+    for (const r of ['/dashboard', '/health/data', '/health/detail', '/model/list', '/track/index']) expect(routes).not.toContain(r);
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { CALLS, EXTRA_CALLS, SCHEMAS, dateInput, pipeInput, schemaLeaves, schemaType, translate, unionOptions, unwrapSchema } from '@wt/contract';
 import { allCalls } from '../src/modules/index.js';
+import { baseBody, setAt } from './sample-bodies.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
 const HUGE = 'x'.repeat(100_000);
@@ -48,62 +49,6 @@ function mustRefuse(kind: Kind, value: unknown, maxLength: number | null): boole
     default:
       return false;
   }
-}
-
-/** A plausible valid value for a leaf, so the rest of the body gets past validation. */
-function sample(leaf: z.ZodType, key: string, imei: string): unknown {
-  if (leaf === (dateInput as z.ZodType)) return /end/i.test(key) ? new Date().toISOString() : '2024-01-01T00:00:00.000Z';
-  const t = schemaType(leaf);
-  if (t === 'pipe') return sample(pipeInput(leaf)!, key, imei);
-  const candidates: unknown[] =
-    t === 'string'
-      ? [
-          ...(/imei/i.test(key) ? [imei] : []),
-          ...(/mail/i.test(key) ? ['someone@example.com'] : []),
-          ...(/url/i.test(key) ? ['https://example.com/hook'] : []),
-          ...(/phone/i.test(key) ? ['13800000000'] : []),
-          'Sample1234',
-          'sample-name',
-          imei,
-          'someone@example.com',
-          '08:00',
-          'x',
-        ]
-      : t === 'number'
-        ? [1, 2, 10, 60, 0, 100, 1000]
-        : t === 'boolean'
-          ? [true]
-          : t === 'enum'
-            ? [Object.values((leaf as z.ZodEnum).enum)[0]]
-            : t === 'literal'
-              ? [(leaf as z.ZodLiteral).value]
-              : t === 'union'
-                ? unionOptions(leaf).map((o) => sample(o, key, imei))
-                : t === 'object' || t === 'record'
-                  ? [{}]
-                  : [undefined];
-  return candidates.find((c) => leaf.safeParse(c).success) ?? candidates[0];
-}
-
-function setAt(body: Record<string, unknown>, path: (string | number)[], value: unknown) {
-  let node: Record<string | number, unknown> = body;
-  path.forEach((k, i) => {
-    if (i === path.length - 1) node[k] = value;
-    else {
-      if (typeof node[k] !== 'object' || node[k] === null) node[k] = typeof path[i + 1] === 'number' ? [] : {};
-      node = node[k] as Record<string | number, unknown>;
-    }
-  });
-}
-
-function baseBody(schema: z.ZodType, imei: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const leaf of schemaLeaves(schema)) {
-    if (leaf.optional) continue;
-    const v = sample(leaf.schema, String(leaf.path.at(-1) === 0 ? leaf.path.at(-2) : leaf.path.at(-1)), imei);
-    if (v !== undefined) setAt(body, leaf.path, v);
-  }
-  return body;
 }
 
 interface Probe {

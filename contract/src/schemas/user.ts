@@ -66,6 +66,8 @@ export const userInfoSchema = z.object({
   Language: z.string(),
   routes: z.string().describe('comma-separated permitted routes; empty means by role'),
   PermissionId: z.number().nullable(),
+  /** The actions of the account's permission set (contract permissions.ts), or ['*'] for every action. */
+  Permissions: z.array(z.string()),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

@@ -8,16 +8,21 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasMessage } from '@wt/contract';
+import { hasMessage, type Action } from '@wt/contract';
 import type { z } from 'zod';
 import type { AuthedContext } from '../calls.js';
 import type { AppDeps } from '../deps.js';
-import { requestLocale } from '../plugins/calls.js';
+import { requestLocale, requireAction } from '../plugins/calls.js';
 import { AppError } from './errors.js';
 
-/** The authenticated caller of an export (a file route outside the call registry). */
-export async function exportContext(app: FastifyInstance, deps: AppDeps, request: FastifyRequest): Promise<AuthedContext> {
+/**
+ * The authenticated caller of an export (a file route outside the call registry), refused (403)
+ * when its permission set lacks the export's action or its password must be changed first.
+ */
+export async function exportContext(app: FastifyInstance, deps: AppDeps, request: FastifyRequest, action: Action): Promise<AuthedContext> {
   const user = await app.authenticator.fromHeader(request.headers.authorization);
+  if (user.mustChangePassword) throw new AppError(403, 'account.mustChangePassword');
+  requireAction(user, action, requestLocale(request));
   return {
     deps,
     user,

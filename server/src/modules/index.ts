@@ -22,9 +22,10 @@ import { integrationCalls } from './integration/routes.js';
 import { exportRoutes } from './alarm/export.js';
 import { brandIconRoutes, platformCalls } from './platform/routes.js';
 import { oplogCalls } from './oplog/routes.js';
+import { permissionCalls } from './permission/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...platformCalls, ...oplogCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...permissionCalls, ...platformCalls, ...oplogCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes];

@@ -67,11 +67,12 @@ export function requireAction(user: AuthUser, action: string, locale: Locale): v
  * marking, the forced password change, and the action the call needs.
  */
 function admit(entry: CallEntry, user: AuthUser, request: FastifyRequest): void {
-  if (entry.permission === 'admin' && user.userType !== ADMIN_USER_TYPE) throw forbidden();
   if (user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(entry.path.toLowerCase()))
     throw new AppError(State.FORBIDDEN, 'account.mustChangePassword');
+  // The set's refusal names what is missing, so it comes before the administrator-only marking.
   const need = actionOfCall(entry.path);
   if (need && isAction(need)) requireAction(user, need, requestLocale(request));
+  if (entry.permission === 'admin' && user.userType !== ADMIN_USER_TYPE) throw forbidden();
 }
 
 export function requestLocale(request: FastifyRequest) {

@@ -8,8 +8,9 @@
 //   pages; not the position group or the inner map.
 // - operator01, the platform's operators on duty (type 7, editor-healthdata): monitor, dashboard,
 //   positions, inner map, alarms; no health pages.
-// - viewer01, a vehicle fleet that only looks (type 10, the fewest pages), narrowed further by the
-//   "viewer" permission set to the monitor, its devices, their history and alarm records.
+// - viewer01, a vehicle fleet that only looks (type 10, the fewest pages), with the "view only"
+//   permission set: every menu of its type, and no action (no add, edit, delete, command, export).
+import { TREE_ROUTES, roleRoutes, routesWithCompanions } from '@wt/contract';
 import type { AppDeps } from '../deps.js';
 import { hashPassword } from '../lib/passwords.js';
 import { permissionSets } from '../db/schema/index.js';
@@ -36,6 +37,7 @@ export const DEMO_STEPS: { name: string; run: DemoStep }[] = [
 ];
 
 export const DEMO_PASSWORD = 'admin123';
+const VIEWER_TYPE = 10;
 
 export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
   const { db } = deps.database;
@@ -66,16 +68,22 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
         '/deviceFence', '/deviceAlarm', '/alarm', '/alarm/record', '/alarm/alarmSetting', '/account', '/account/accounts',
         '/account/showfence', '/setting', '/setting/platform',
       ].join(','),
+      actions: [
+        'device.add', 'device.edit', 'device.delete', 'device.bind', 'device.move', 'device.import', 'device.export', 'device.command',
+        'device.role', 'device.integration', 'history.export', 'fence.edit', 'alarm.confirm', 'alarm.setting', 'alarm.export',
+        'account.add', 'account.edit', 'account.delete', 'account.move', 'account.password', 'accountFence.edit', 'platform.edit',
+      ].join(','),
     });
-  await db.insert(permissionSets).values({ ownerId: admin.id, key: 'admin', name: '管理员权限', description: 'Every page', routes: '' });
+  // viewer01's set: every menu its account type opens, and no action (it looks, it changes nothing).
   const [viewerSet] = await db
     .insert(permissionSets)
     .values({
       ownerId: admin.id,
-      key: 'viewer',
-      name: '查看人员',
-      description: 'Monitor, device list and detail, history playback and alarm records',
-      routes: ['/', '/devices', '/devices/list', '/devices/detail', '/devices/history', '/deviceAlarm', '/alarm', '/alarm/record'].join(','),
+      key: 'view-only',
+      name: '仅查看',
+      description: 'Every menu of the account type, no add, edit, delete, command or export',
+      routes: routesWithCompanions(roleRoutes(VIEWER_TYPE).filter((r) => TREE_ROUTES.includes(r))).join(','),
+      actions: '',
     })
     .returning();
 
@@ -118,7 +126,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
     loginName: 'viewer01',
     passwordHash: hash,
     kind: 'user',
-    userType: 10,
+    userType: VIEWER_TYPE,
     username: '物流车队',
     email: 'viewer01@weartrack.local',
     permissionSetId: viewerSet!.id,

@@ -49,7 +49,7 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
   const records = z.object(alarmRecordFilter);
   // Failures are thrown and rendered by the shared error handler, like every call's.
   app.post('/api/export/alarm-records', async (request, reply) => {
-    const ctx = await exportContext(app, opts.deps, request);
+    const ctx = await exportContext(app, opts.deps, request, 'alarm.export');
     const filter = parseFilter(records, request.body);
     const [{ n }] = (await rows<{ n: number }>(ctx.deps.database.db, sql`SELECT count(*)::int AS n FROM alarms WHERE ${allOf(await recordConditions(ctx, filter))}`)) as [{ n: number }];
     const total = Number(n);
@@ -93,7 +93,7 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
 
   const readings = z.object(healthFilter);
   app.post('/api/export/health-readings', async (request, reply) => {
-    const ctx = await exportContext(app, opts.deps, request);
+    const ctx = await exportContext(app, opts.deps, request, 'health.export');
     const filter = parseFilter(readings, request.body);
     // One row per device and report time, as the list shows them.
     const total = await countReadings(ctx, filter);

@@ -122,7 +122,7 @@ async function* shaped(pages: AsyncIterable<DeviceRow[]>, L: Locale, tz: number)
 export function deviceExportRoutes(app: FastifyInstance, opts: { deps: AppDeps }, sheets: SheetStreams) {
   const filter = deviceSchemas.deviceListRequest.omit({ PageNo: true, PageCount: true });
   app.post('/api/export/devices', async (request, reply) => {
-    const ctx = await exportContext(app, opts.deps, request);
+    const ctx = await exportContext(app, opts.deps, request, 'device.export');
     const f = parseFilter(filter, request.body);
     const db = ctx.deps.database.db;
     const account = await accountInScope(db, ctx.user, f.UserId);

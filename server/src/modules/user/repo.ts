@@ -29,10 +29,14 @@ export async function rootAccount(db: Db) {
   return row;
 }
 
-export async function permissionRoutes(db: Db, permissionSetId: number | null): Promise<string> {
-  if (!permissionSetId) return '';
-  const [row] = await db.select({ routes: permissionSets.routes }).from(permissionSets).where(eq(permissionSets.id, permissionSetId));
-  return row?.routes ?? '';
+/** An account's permission set; a set id whose row is gone reads as a set granting nothing. */
+export async function permissionSetOf(db: Db, permissionSetId: number | null) {
+  if (!permissionSetId) return null;
+  const [row] = await db
+    .select({ key: permissionSets.key, builtIn: permissionSets.builtIn, routes: permissionSets.routes, actions: permissionSets.actions })
+    .from(permissionSets)
+    .where(eq(permissionSets.id, permissionSetId));
+  return row ?? { key: '', builtIn: false, routes: '', actions: '' };
 }
 
 /** Inserts an account below a parent (or as a root) and sets its materialized path. */

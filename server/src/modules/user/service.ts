@@ -4,8 +4,11 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import {
   LOG_ACTIONS,
   State,
+  effectiveRoutes,
   effectiveUserType,
   formatDateTime,
+  grantsOf,
+  permissionList,
   resolveLocale,
   roleLabelOf,
   translate,
@@ -25,7 +28,7 @@ const RESET_MINUTES = 30;
 // so timing does not reveal which account names exist.
 let dummyHash: Promise<string> | undefined;
 
-function issueAccess(ctx: CallContext, accountId: number, sessionId: number) {
+export function issueAccess(ctx: CallContext, accountId: number, sessionId: number) {
   const ttl = ctx.deps.config.ACCESS_TOKEN_TTL;
   return {
     token: signAccessToken(ctx.deps.authSecret, { sub: accountId, sid: sessionId, exp: Math.floor(Date.now() / 1000) + ttl }),
@@ -145,7 +148,8 @@ export async function refresh(ctx: CallContext, body: { UserId: number; RefreshT
 }
 
 export async function toUserInfo(ctx: CallContext, a: AccountRow): Promise<UserInfo> {
-  const routes = await repo.permissionRoutes(ctx.deps.database.db, a.permissionSetId);
+  const set = await repo.permissionSetOf(ctx.deps.database.db, a.permissionSetId);
+  const routes = effectiveRoutes(a.userType, set?.routes);
   const type = effectiveUserType(a.userType, routes);
   return {
     UserId: a.id,
@@ -182,6 +186,7 @@ export async function toUserInfo(ctx: CallContext, a: AccountRow): Promise<UserI
     Language: a.language,
     routes,
     PermissionId: a.permissionSetId,
+    Permissions: permissionList(grantsOf(a.userType, set)),
   };
 }
 
