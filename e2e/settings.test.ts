@@ -81,9 +81,11 @@ describe('platform settings and the operation log', () => {
     await page.locator('[data-testid="platform-save"]').click();
     await page.locator('.ant-message-success', { hasText: zh.platform.saved }).waitFor({ timeout: 15_000 });
     // The agent itself now shows its brand.
-    await expect(page.locator('[data-testid="sidebar-title"]').innerText()).resolves.toBe(TITLE);
+    await page.locator('[data-testid="sidebar-title"]', { hasText: TITLE }).waitFor({ timeout: 15_000 });
     await page.waitForFunction((t) => document.title.endsWith(t), PAGE_TITLE);
 
+    // The log is written in batches within a second of the call.
+    await expect.poll(async () => (await callApi(page, server.url, '/OperationLog/List', { Call: '/Platform/Save' })).Total, { timeout: 10_000 }).toBe(1);
     await open(page, '/setting/userlogs');
     const log = page.locator('[data-testid="operation-log"]');
     const row = log.locator('tbody tr.ant-table-row', { hasText: zh.calls['/Platform/Save']! }).first();
@@ -119,7 +121,7 @@ describe('platform settings and the operation log', () => {
     // The same tab, logged out, then the sub-account.
     await page.evaluate(() => sessionStorage.clear());
     await page.goto(`${server.url}/login?platform=${KEY}`);
-    await expect(page.locator('[data-testid="login-title"]').innerText()).resolves.toBe(TITLE);
+    await page.locator('[data-testid="login-title"]', { hasText: TITLE }).waitFor({ timeout: 15_000 });
     await page.waitForFunction((t) => document.title.endsWith(t), PAGE_TITLE);
     await screenshot(page, 'setting-login-brand-en');
     await login(page, server.url, 'en', 'clinic01');

@@ -10,6 +10,7 @@ import { call } from '../../api/client';
 import { useCan } from '../../access/can';
 import { ExportButton } from '../../components/ExportButton';
 import i18n from '../../i18n';
+import { userDataCell } from '../../i18n/texts';
 import { ListPage, type SearchSpec } from '../../patterns';
 import { AccountSelect } from '../devices/dialogs/AccountSelect';
 import './settings.css';
@@ -28,7 +29,10 @@ export function actionName(t: (k: string) => string, action: string): string {
 
 /** A refusal as the console shows errors: its message in the reader's language. */
 export function refusalText(t: (k: string, o?: Record<string, unknown>) => string, e: Pick<OperationLogEntry, 'ErrorKey' | 'ErrorParams' | 'State'>): string {
-  if (e.ErrorKey && i18n.exists(`messages:${e.ErrorKey}`)) return t(`messages:${e.ErrorKey}`, e.ErrorParams ?? {});
+  const params = { ...(e.ErrorParams ?? {}) };
+  // A permission refusal names its action in the actor's language: named again in the reader's.
+  if (typeof params.code === 'string') params.action = actionName(t, params.code);
+  if (e.ErrorKey && i18n.exists(`messages:${e.ErrorKey}`)) return t(`messages:${e.ErrorKey}`, params);
   return e.ErrorKey || String(e.State);
 }
 
@@ -42,7 +46,7 @@ function LoginLogTab() {
   ];
   const columns: ColumnsType<LoginLogEntry> = [
     { title: t('logs.time'), dataIndex: 'CreateDT', width: 170 },
-    { title: t('logs.account'), dataIndex: 'LoginName', width: 140 },
+    { title: t('logs.account'), dataIndex: 'LoginName', width: 140, onCell: userDataCell },
     { title: t('logs.operation'), dataIndex: 'ActionCode', width: 140, render: (c: number) => t(`logs.actions.${c}`, { defaultValue: String(c) }) },
     { title: t('logs.ip'), dataIndex: 'IPAddress', width: 150 },
     { title: t('logs.address'), dataIndex: 'Address' },
@@ -82,7 +86,7 @@ function OperationLogTab() {
   ];
   const columns: ColumnsType<OperationLogEntry> = [
     { title: t('logs.time'), dataIndex: 'CreateDT', width: 170 },
-    { title: t('logs.account'), dataIndex: 'LoginName', width: 130 },
+    { title: t('logs.account'), dataIndex: 'LoginName', width: 130, onCell: userDataCell },
     {
       title: t('oplog.call'),
       dataIndex: 'Call',
@@ -94,7 +98,7 @@ function OperationLogTab() {
       ),
     },
     { title: t('oplog.action'), dataIndex: 'Action', width: 160, render: (a: string) => actionName(t, a) },
-    { title: t('oplog.object'), dataIndex: 'Object', ellipsis: { showTitle: true } },
+    { title: t('oplog.object'), dataIndex: 'Object', ellipsis: { showTitle: true }, onCell: userDataCell },
     {
       title: t('oplog.result'),
       key: 'result',
