@@ -34,6 +34,15 @@ async function sessionOf(page: Page): Promise<Record<string, string>> {
   return page.evaluate(() => Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, sessionStorage.getItem(k) ?? ''])));
 }
 
+/** Fonts loaded (the CJK fallback font included) and two frames drawn since. */
+async function settled(page: Page) {
+  await page.evaluate(async () => {
+    await document.fonts.load('14px sans-serif', '中文');
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+}
+
 /** Opens `to` by its address in a new tab of the same session and language, photographs it, closes it. */
 async function shootFresh(ctx: BrowserContext, session: Record<string, string>, lang: string, to: string, ready: string, name: string) {
   const tab = await ctx.newPage();
@@ -48,6 +57,7 @@ async function shootFresh(ctx: BrowserContext, session: Record<string, string>, 
   await tab.goto(`${server.url}${to}`);
   await tab.locator(ready).first().waitFor({ timeout: 30_000 });
   await tab.locator('.ant-spin-spinning').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+  await settled(tab);
   await screenshot(tab, name);
   const foreign = lang === 'en' ? await cjkTexts(tab, '.wt-main') : [];
   await tab.close();
@@ -97,6 +107,23 @@ describe('platform settings and the operation log', () => {
     expect(errors).toEqual([]);
   });
 
+  it('turns a function switch that takes effect in the console without a reload', { timeout: 60_000 }, async () => {
+    await open(page, '/setting/setingfunction');
+    const row = page.locator('[data-testid="switch-IsShowMonitorFence"] .ant-switch');
+    await row.waitFor();
+    const before = await row.getAttribute('aria-checked');
+    await row.click();
+    await page.waitForFunction(([sel, b]) => document.querySelector(sel!)?.getAttribute('aria-checked') !== b, ['[data-testid="switch-IsShowMonitorFence"] .ant-switch', before] as const);
+    // The monitor's toolbar shows the new state at once (account fences: its second switch).
+    await open(page, '/');
+    const fences = page.locator('.wt-map-toolbar .ant-switch').nth(1);
+    await fences.waitFor({ timeout: 20_000 });
+    await expect(fences.getAttribute('aria-checked')).resolves.toBe(before === 'true' ? 'false' : 'true');
+    // A service is granted from above: on one's own account it cannot be turned.
+    await open(page, '/setting/setingfunction');
+    await expect(page.locator('[data-testid="switch-isWeatherConfig"] .ant-switch').isDisabled()).resolves.toBe(true);
+  });
+
   it('shows the pages by their address in a fresh tab, in Chinese and English', { timeout: 180_000 }, async () => {
     const session = await sessionOf(page);
     for (const lang of ['zh-CN', 'en']) {
@@ -114,6 +141,7 @@ describe('platform settings and the operation log', () => {
     const row = page.locator('[data-testid="operation-log"] tbody tr.ant-table-row', { hasText: en.calls['/Platform/Save']! }).first();
     await row.waitFor({ timeout: 15_000 });
     await expect(row.innerText()).resolves.toContain(en.oplog.success);
+    await settled(page);
     await screenshot(page, 'setting-oplog-row-en');
   });
 
@@ -123,10 +151,12 @@ describe('platform settings and the operation log', () => {
     await page.goto(`${server.url}/login?platform=${KEY}`);
     await page.locator('[data-testid="login-title"]', { hasText: TITLE }).waitFor({ timeout: 15_000 });
     await page.waitForFunction((t) => document.title.endsWith(t), PAGE_TITLE);
+    await settled(page);
     await screenshot(page, 'setting-login-brand-en');
     await login(page, server.url, 'en', 'clinic01');
     await page.locator('[data-testid="sidebar-title"]', { hasText: TITLE }).waitFor({ timeout: 15_000 });
     await page.waitForFunction((t) => document.title.endsWith(t), PAGE_TITLE);
+    await settled(page);
     await screenshot(page, 'setting-subaccount-brand-en');
     // An English page with the brand's Chinese title: the title is user data, nothing else is Chinese.
     const foreign = (await cjkTexts(page, '.ant-layout-sider')).filter((t) => CJK.test(t.text));

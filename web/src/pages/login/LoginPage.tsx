@@ -286,7 +286,7 @@ export default function LoginPage() {
         {mode === 'forgot' && <ForgotForm onMode={setMode} />}
         {mode === 'reset' && resetToken && <ResetForm token={resetToken} onDone={backToLogin} />}
       </div>
-      <div className="wt-login-footer">{t('footer')}</div>
+      <div className="wt-login-footer">{brand ? `© ${brand.CompanyName || brand.Title}` : t('footer')}</div>
     </div>
   );
 }

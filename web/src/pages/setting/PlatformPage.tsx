@@ -146,7 +146,9 @@ export default function PlatformPage() {
       <Form form={form} layout="vertical" disabled={!editable} onFinish={(v) => void save.run(v)} data-testid="platform-form">
         <Row gutter={24}>
           <Col xs={24} lg={12}>
-            <Typography.Title level={5}>{t('platform.brand')}</Typography.Title>
+            <Typography.Title level={5} style={{ marginTop: 0 }}>
+              {t('platform.brand')}
+            </Typography.Title>
             <Form.Item label={t('platform.icon')} extra={t('platform.iconHint', { max: BRAND_ICON_MAX_BYTES / 1024 })}>
               <Space align="center" size={16}>
                 <img src={icon || logoUrl} alt={t('platform.icon')} width={48} height={48} className="wt-brand-icon" data-testid="platform-icon" />
@@ -209,7 +211,9 @@ export default function PlatformPage() {
             </Space>
           </Col>
           <Col xs={24} lg={12}>
-            <Typography.Title level={5}>{t('platform.menus')}</Typography.Title>
+            <Typography.Title level={5} style={{ marginTop: 0 }}>
+              {t('platform.menus')}
+            </Typography.Title>
             <Typography.Paragraph type="secondary">{t('platform.menusHint')}</Typography.Paragraph>
             <div className="wt-menu-tree" data-testid="platform-menus">
               <Tree

@@ -98,7 +98,7 @@ function OperationLogTab() {
       ),
     },
     { title: t('oplog.action'), dataIndex: 'Action', width: 160, render: (a: string) => actionName(t, a) },
-    { title: t('oplog.object'), dataIndex: 'Object', ellipsis: { showTitle: true }, onCell: userDataCell },
+    { title: t('oplog.object'), dataIndex: 'Object', width: 280, ellipsis: { showTitle: true }, onCell: userDataCell },
     {
       title: t('oplog.result'),
       key: 'result',
@@ -124,7 +124,7 @@ function OperationLogTab() {
       search={search}
       columns={columns}
       rowKey="Id"
-      scrollX={1300}
+      scrollX={1560}
       toolbar={(ctx) => [
         can('log.export') ? <ExportButton key="export" path="/OperationLog/Export" body={() => ctx.search} fileName={`${t('oplog.fileName')}.xlsx`} testId="export-oplog" /> : null,
       ]}
