@@ -8,6 +8,12 @@ import { optionalDate, optionalId, text } from './common.js';
 
 export const OPLOG_RESULTS = ['success', 'failure'] as const;
 
+/**
+ * Calls of one's own account ('self') that the log leaves out: reads (the user's information, the
+ * login log) and the login log's own entries. Every other call needing an action or 'self' is logged.
+ */
+export const OPLOG_SKIPPED_CALLS: readonly string[] = ['/User/UserInfo', '/User/allUserLoginLog', '/User/SaveUserLoginLog'];
+
 export const operationLogSchema = z.object({
   Id: z.number(),
   UserId: z.number(),

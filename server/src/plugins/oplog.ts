@@ -9,7 +9,7 @@
 // is written when the app closes.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { actionOfCall, findCall } from '@wt/contract';
+import { OPLOG_SKIPPED_CALLS, actionOfCall, findCall } from '@wt/contract';
 import type { AppDeps } from '../deps.js';
 import { operationLogs } from '../db/schema/index.js';
 import { ipLocationText } from '../lib/iplocation.js';
@@ -31,8 +31,7 @@ const FLUSH_MS = 1000;
 export const OBJECT_MAX_CHARS = 300;
 const DETAIL_MAX_CHARS = 2000;
 const LIST_SHOWN = 5;
-/** Calls of one's own account that change nothing worth recording (reads, and the login log's own entries). */
-const NOT_CHANGES = new Set(['/user/userinfo', '/user/alluserloginlog', '/user/saveuserloginlog']);
+const NOT_CHANGES = new Set(OPLOG_SKIPPED_CALLS.map((p) => p.toLowerCase()));
 
 /** Body fields that name what a call acts on: ids, IMEIs, names, keys. Secrets never match. */
 const OBJECT_FIELD = /(^|[a-z])(id|ids|imei|imeis|sn|name|names|loginname|key|keys|title|hostname|code)$/i;
