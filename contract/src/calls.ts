@@ -242,6 +242,13 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/user/setAgentAuthorization', area: 'user', permission: 'admin', note: 'grant or withdraw the agent-authorization flag' },
   { path: '/user/agentAuthorize', area: 'user', permission: 'user', note: 'an authorized agent takes self-registered owners of the IMEIs it sold, with their devices' },
   { path: '/user/applyPermissionSet', area: 'user', permission: 'user', note: 'apply a permission set to oneself (SPEC §4 changing the role): answers a new token' },
+  { path: '/OperationLog/List', area: 'user', permission: 'user', note: 'operation log of the subtree, searchable, paged' },
+  { path: '/OperationLog/Export', area: 'user', permission: 'user', note: 'operation log search as a spreadsheet (streamed)' },
+  { path: '/Platform/Info', area: 'user', permission: 'user', note: 'platform info (brand) of an account, own and inherited' },
+  { path: '/Platform/Save', area: 'user', permission: 'user', note: 'save the platform info (white label) of an account' },
+  { path: '/Platform/UploadIcon', area: 'user', permission: 'user', note: 'brand icon: PNG, SVG (sanitized) or ICO, at most 512 KB' },
+  { path: '/Platform/Brand', area: 'user', permission: 'public', note: 'title and icon for the login page, by key or host name' },
+  { path: '/User/EditFunctionSwitches', area: 'user', permission: 'user', note: 'function switches of an account (SPEC §3 User state)' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

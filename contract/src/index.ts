@@ -16,3 +16,5 @@ export * from './schemas/alarm.js';
 export * from './schemas/health.js';
 export * from './schemas/push.js';
 export * from './permissions.js';
+export * from './schemas/oplog.js';
+export * from './schemas/platform.js';

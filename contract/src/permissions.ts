@@ -280,6 +280,14 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/user/moveAccount': 'account.move',
   '/user/setAgentAuthorization': 'account.authorize',
   '/user/agentAuthorize': 'account.authorize',
+  // Operation log, platform info (white label), function switches.
+  '/OperationLog/List': 'read',
+  '/OperationLog/Export': 'log.export',
+  '/Platform/Info': 'read',
+  '/Platform/Save': 'platform.edit',
+  '/Platform/UploadIcon': 'platform.edit',
+  '/Platform/Brand': 'public',
+  '/User/EditFunctionSwitches': 'self',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

@@ -100,6 +100,8 @@ const schema = z.object({
   /** Partner push: first retry delay (doubled each attempt) and attempts before giving up. */
   PUSH_RETRY_BASE_MS: z.coerce.number().int().min(10).default(5000),
   PUSH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
+  /** Days the operation log keeps its entries; older ones are pruned by a job every hour (0: kept for ever). */
+  OPERATION_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(180),
   /** How often devices are checked against OFFLINE_TIMEOUT_SECONDS for the offline alarm. */
   ALARM_OFFLINE_CHECK_SECONDS: z.coerce.number().int().min(1).default(60),
   /**

@@ -5,6 +5,7 @@ import type { AppDeps } from './deps.js';
 import { commandTimeoutService } from './modules/command/timeouts.js';
 import { fenceService } from './modules/fence/engine.js';
 import { gatewayService, simulatorService } from './gateway/service.js';
+import { oplogRetentionService } from './modules/oplog/service.js';
 import { alarmEngineService, alarmTypesService, pushWorkerService } from './rules/services.js';
 
 export interface Service {
@@ -16,4 +17,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, gatewayService, simulatorService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, gatewayService, simulatorService];

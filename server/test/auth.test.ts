@@ -157,12 +157,15 @@ describe.each(databases())('accounts and authentication on %s', (kind) => {
   });
 
   it('saves the map label, fence, SOS animation and batch command toggles, -1 read as hidden', async () => {
-    const { token } = await p.login('operator01');
+    const { token, userId } = await p.login('operator01');
     expect((await p.call('/User/EditUserInfoByStatus', { isShowMapLabel: -1 }, token)).body.UserInfo.isShowMapLabel).toBe(2);
     expect((await p.call('/User/EditUserInfoByStatus', { isShowMapLabel: 1 }, token)).body.UserInfo.isShowMapLabel).toBe(1);
     expect((await p.call('/User/EditUserInfoByFenceStatus', { IsShowMonitorFence: 1 }, token)).body.UserInfo.IsShowMonitorFence).toBe(1);
     expect((await p.call('/User/EditUserInfoBySosAlarm', { switchAnimation: 2 }, token)).body.UserInfo.switchAnimation).toBe(2);
-    expect((await p.call('/User/EditUserBatchSendCmd', { switchFunctionSendCmd: 1 }, token)).body.UserInfo.switchFunctionSendCmd).toBe(1);
+    // Batch command is a service: granted by the account above, not by the account to itself.
+    expect((await p.call('/User/EditUserBatchSendCmd', { switchFunctionSendCmd: 1 }, token)).body.Fields[0]).toMatchObject({ Field: 'switchFunctionSendCmd', Message: 'platform.serviceSelf' });
+    const admin = (await p.login()).token;
+    expect((await p.call('/User/EditUserBatchSendCmd', { UserId: userId, switchFunctionSendCmd: 1 }, admin)).body.UserInfo.switchFunctionSendCmd).toBe(1);
     const bad = await p.call('/User/EditUserInfoBySosAlarm', { switchAnimation: 3 }, token);
     expect(bad.status).toBe(400);
   });

@@ -19,6 +19,8 @@ import { commandSchemas } from './command-calls.js';
 import * as integration from './integration.js';
 import * as account from './account.js';
 import { permissionSchemas } from './permission.js';
+import * as oplog from './oplog.js';
+import * as platform from './platform.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -107,6 +109,8 @@ const ALL_SCHEMAS = {
   ...integration.integrationSchemas,
   ...account.accountSchemas,
   ...permissionSchemas,
+  ...oplog.oplogSchemas,
+  ...platform.platformSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -125,7 +129,7 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration, account };
+export { device, person, group, fence, catalogue, role, integration, account, oplog, platform };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

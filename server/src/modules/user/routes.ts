@@ -2,6 +2,7 @@
 import { resolveLocale } from '@wt/contract';
 import { defineCall, definePublicCall } from '../../calls.js';
 import * as service from './service.js';
+import { editSwitches } from '../platform/switches.js';
 
 export const userCalls = [
   definePublicCall('/User/Login', (ctx, body) => service.login(ctx, body)),
@@ -26,13 +27,12 @@ export const userCalls = [
       timeZoneOffset,
     }),
   ),
+  // The spec's single toggles follow the rules of the function switches (platform/switches.ts).
   // -1 is how older data says "unset"; it is stored as 2 (hidden), as the console reads it.
-  defineCall('/User/EditUserInfoByStatus', (ctx, body) =>
-    service.updateProfile(ctx, body.UserId, { isShowMapLabel: body.isShowMapLabel === 1 ? 1 : 2 }),
-  ),
-  defineCall('/User/EditUserInfoByFenceStatus', (ctx, body) => service.updateProfile(ctx, body.UserId, { isShowMonitorFence: body.IsShowMonitorFence })),
-  defineCall('/User/EditUserInfoBySosAlarm', (ctx, body) => service.updateProfile(ctx, body.UserId, { switchAnimation: body.switchAnimation })),
-  defineCall('/User/EditUserBatchSendCmd', (ctx, body) => service.updateProfile(ctx, body.UserId, { switchFunctionSendCmd: body.switchFunctionSendCmd })),
+  defineCall('/User/EditUserInfoByStatus', (ctx, body) => editSwitches(ctx, { UserId: body.UserId, isShowMapLabel: body.isShowMapLabel === 1 ? 1 : 2 })),
+  defineCall('/User/EditUserInfoByFenceStatus', (ctx, body) => editSwitches(ctx, { UserId: body.UserId, IsShowMonitorFence: body.IsShowMonitorFence })),
+  defineCall('/User/EditUserInfoBySosAlarm', (ctx, body) => editSwitches(ctx, { UserId: body.UserId, switchAnimation: body.switchAnimation })),
+  defineCall('/User/EditUserBatchSendCmd', (ctx, body) => editSwitches(ctx, { UserId: body.UserId, switchFunctionSendCmd: body.switchFunctionSendCmd })),
   defineCall('/User/SaveUserLoginLog', (ctx, body) => service.saveLoginLog(ctx, body)),
   defineCall('/User/allUserLoginLog', (ctx, body) => service.loginLogs(ctx, body)),
 ];

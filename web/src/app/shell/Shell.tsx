@@ -21,6 +21,7 @@ import { useSettings } from '../../stores/settings';
 import { useTags } from '../../stores/tags';
 import { REDIRECT_PREFIX, type TagView } from '../../stores/tagsLogic';
 import { refreshTokens } from '../../session/auth';
+import { useEffectiveBrand } from '../brand';
 import type { RouteHandle } from '../router';
 import './shell.css';
 
@@ -80,12 +81,13 @@ export default function Shell() {
     return () => window.clearInterval(id);
   }, [token]);
 
-  // Window title: the page, then the platform's name.
+  // Window title: the page, then the platform's name (the brand's page title when it has one).
   const title = handle?.route?.meta?.title;
+  const brand = useEffectiveBrand();
+  const site = brand?.PageTitle || brand?.Title || userInfo?.PageName || t('common:appName');
   useEffect(() => {
-    const site = userInfo?.PageName || t('common:appName');
     document.title = title ? `${t(`route:${title}`)} - ${site}` : site;
-  }, [title, userInfo?.PageName, t]);
+  }, [title, site, t]);
 
   if (!token || !userInfo) return <FullScreenSpin tip={t('shell:user.loggingOut')} />;
   // A reset password is changed before anything else.

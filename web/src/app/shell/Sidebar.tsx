@@ -9,6 +9,7 @@ import { useSession } from '../../stores/session';
 import { useSettings } from '../../stores/settings';
 import { preloadPath } from '../prefetch';
 import logoUrl from '../logo.svg';
+import { useEffectiveBrand, useHiddenMenus } from '../brand';
 
 type Item = Required<MenuProps>['items'][number];
 
@@ -53,8 +54,12 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   const permitted = useSession((s) => s.permitted);
   const pageName = useSession((s) => s.userInfo?.PageName);
   const showLogo = useSettings((s) => s.sidebarLogo);
-  const title = pageName || t('common:appShortName');
-  const menu = useMemo(() => buildMenu(permitted), [permitted]);
+  // White label: the brand the account inherits names the console and gives it its icon, and the
+  // menus the brands above hide are left out.
+  const brand = useEffectiveBrand();
+  const hidden = useHiddenMenus();
+  const title = brand?.Title || pageName || t('common:appShortName');
+  const menu = useMemo(() => buildMenu(hidden.size ? permitted.filter((r) => !hidden.has(r.fullPath)) : permitted), [permitted, hidden]);
   const items = useMemo(() => toItems(menu, t), [menu, t]);
 
   // The active item: the page itself, or for a hidden page its nearest listed ancestor group.
@@ -71,9 +76,9 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', width: '100%' }}>
       {showLogo && (
         <Link to="/" className="wt-logo" title={title}>
-          <img src={logoUrl} alt="" width={28} height={28} />
+          <img src={brand?.IconUrl || logoUrl} alt="" width={28} height={28} data-testid="sidebar-logo" />
           {!collapsed && (
-            <span className={`wt-logo-title${titleWidth(title) > 34 ? ' long' : ''}`} {...(pageName ? { 'data-user-data': '' } : {})}>
+            <span className={`wt-logo-title${titleWidth(title) > 34 ? ' long' : ''}`} data-testid="sidebar-title" {...(brand?.Title || pageName ? { 'data-user-data': '' } : {})}>
               {title}
             </span>
           )}

@@ -27,6 +27,7 @@ import { useNotice } from '../../stores/notice';
 import { safeRedirect } from './redirect';
 import { browserFingerprint } from '../../realtime/connection';
 import logoUrl from '../../app/logo.svg';
+import { useLoginBrand } from '../../app/brand';
 import './login.css';
 
 type Mode = 'login' | 'register' | 'forgot' | 'reset';
@@ -230,15 +231,18 @@ export default function LoginPage() {
   const resetToken = params.get('reset');
   const [mode, setMode] = useState<Mode>(resetToken ? 'reset' : 'login');
   const [lastName, setLastName] = useState<string>();
+  // Opened from a reseller's link (?platform=<key>) or on its host name: its title and icon.
+  const brand = useLoginBrand(params.get('platform')).data ?? null;
 
   useEffect(() => {
     const notice = useNotice.getState().take();
     if (notice) void message.warning(t(notice));
   }, [message, t]);
 
+  const site = brand?.PageTitle || brand?.Title || t('common:appName');
   useEffect(() => {
-    document.title = `${t('route:login')} - ${t('common:appName')}`;
-  }, [t]);
+    document.title = `${t('route:login')} - ${site}`;
+  }, [t, site]);
 
   // The realtime connection registers with the browser fingerprint: computed while the user types,
   // not while the first page after login draws.
@@ -262,10 +266,10 @@ export default function LoginPage() {
       </div>
       <div className="wt-login-card">
         <div className="wt-login-head">
-          <img src={logoUrl} alt="" width={44} height={44} />
+          <img src={brand?.IconUrl || logoUrl} alt="" width={44} height={44} data-testid="login-logo" />
           <div>
-            <h1>{t('title')}</h1>
-            <p>{t('subtitle')}</p>
+            <h1 data-testid="login-title">{brand?.Title || t('title')}</h1>
+            <p>{brand ? brand.CompanyName || t('subtitle') : t('subtitle')}</p>
           </div>
         </div>
         <h2 className="wt-login-mode">{t(`tabs.${mode}`)}</h2>
@@ -282,7 +286,7 @@ export default function LoginPage() {
         {mode === 'forgot' && <ForgotForm onMode={setMode} />}
         {mode === 'reset' && resetToken && <ResetForm token={resetToken} onDone={backToLogin} />}
       </div>
-      <div className="wt-login-footer">{t('footer')}</div>
+      <div className="wt-login-footer">{brand ? `© ${brand.CompanyName || brand.Title}` : t('footer')}</div>
     </div>
   );
 }

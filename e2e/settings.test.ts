@@ -1,0 +1,166 @@
+// Platform settings in a real browser against a real server process: the agent saves its platform
+// info (title, tab title, login link key) through the form; the save appears in the operation log,
+// named in the reader's language; its sub-account sees the agent's title in the sidebar and the tab,
+// and the login page opened from the agent's link shows it. The three settings pages are opened by
+// their address in a fresh tab in Chinese and English and photographed (e2e/screenshots/).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
+import { CJK, callApi, cjkTexts, login, open } from './console.js';
+
+type Texts = { platform: { saved: string }; calls: Record<string, string>; oplog: { success: string } };
+const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'settings.json'), 'utf8')) as Texts;
+
+const TITLE = '东方关爱';
+const PAGE_TITLE = '东方关爱平台';
+const KEY = 'east-care';
+
+let server: ServerProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The session keys of a tab, to open another tab of the same session by address. */
+async function sessionOf(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, sessionStorage.getItem(k) ?? ''])));
+}
+
+/** Fonts loaded (the CJK fallback font included) and two frames drawn since. */
+async function settled(page: Page) {
+  await page.evaluate(async () => {
+    await document.fonts.load('14px sans-serif', '中文');
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+}
+
+/** Opens `to` by its address in a new tab of the same session and language, photographs it, closes it. */
+async function shootFresh(ctx: BrowserContext, session: Record<string, string>, lang: string, to: string, ready: string, name: string) {
+  const tab = await ctx.newPage();
+  const errors = watchErrors(tab);
+  await tab.addInitScript(
+    ([s, l]) => {
+      for (const [k, v] of Object.entries(s as Record<string, string>)) sessionStorage.setItem(k, v);
+      localStorage.setItem('wt.locale', l as string);
+    },
+    [session, lang] as const,
+  );
+  await tab.goto(`${server.url}${to}`);
+  await tab.locator(ready).first().waitFor({ timeout: 30_000 });
+  await tab.locator('.ant-spin-spinning').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+  await settled(tab);
+  await screenshot(tab, name);
+  const foreign = lang === 'en' ? await cjkTexts(tab, '.wt-main') : [];
+  await tab.close();
+  expect(errors).toEqual([]);
+  expect(foreign).toEqual([]);
+}
+
+describe('platform settings and the operation log', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    ctx = await newContext(browser, { locale: 'zh-CN' });
+    page = await ctx.newPage();
+    errors = watchErrors(page);
+    await login(page, server.url, 'zh-CN', 'agent01');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('saves the agent’s platform info through the form, and the save is in the operation log', { timeout: 120_000 }, async () => {
+    const zh = texts('zh-CN');
+    await open(page, '/setting/platform');
+    const form = page.locator('[data-testid="platform-form"]');
+    await form.waitFor();
+    await page.locator('[data-testid="platform-title"]').fill(TITLE);
+    await form.locator('input#PageTitle').fill(PAGE_TITLE);
+    await page.locator('[data-testid="platform-key"]').fill(KEY);
+    await page.locator('[data-testid="platform-save"]').click();
+    await page.locator('.ant-message-success', { hasText: zh.platform.saved }).waitFor({ timeout: 15_000 });
+    // The agent itself now shows its brand.
+    await page.locator('[data-testid="sidebar-title"]', { hasText: TITLE }).waitFor({ timeout: 15_000 });
+    await page.waitForFunction((t) => document.title.endsWith(t), PAGE_TITLE);
+
+    // The log is written in batches within a second of the call.
+    await expect.poll(async () => (await callApi(page, server.url, '/OperationLog/List', { Call: '/Platform/Save' })).Total, { timeout: 10_000 }).toBe(1);
+    await open(page, '/setting/userlogs');
+    const log = page.locator('[data-testid="operation-log"]');
+    const row = log.locator('tbody tr.ant-table-row', { hasText: zh.calls['/Platform/Save']! }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await expect(row.innerText()).resolves.toContain('agent01');
+    await expect(row.innerText()).resolves.toContain(zh.oplog.success);
+    const api = await callApi(page, server.url, '/OperationLog/List', { Call: '/Platform/Save' });
+    expect(api.Items[0]).toMatchObject({ LoginName: 'agent01', State: 0, Object: expect.stringContaining(KEY) });
+    expect(errors).toEqual([]);
+  });
+
+  it('turns a function switch that takes effect in the console without a reload', { timeout: 60_000 }, async () => {
+    await open(page, '/setting/setingfunction');
+    const row = page.locator('[data-testid="switch-IsShowMonitorFence"] .ant-switch');
+    await row.waitFor();
+    const before = await row.getAttribute('aria-checked');
+    await row.click();
+    await page.waitForFunction(([sel, b]) => document.querySelector(sel!)?.getAttribute('aria-checked') !== b, ['[data-testid="switch-IsShowMonitorFence"] .ant-switch', before] as const);
+    // The monitor's toolbar shows the new state at once (account fences: its second switch).
+    await open(page, '/');
+    const fences = page.locator('.wt-map-toolbar .ant-switch').nth(1);
+    await fences.waitFor({ timeout: 20_000 });
+    await expect(fences.getAttribute('aria-checked')).resolves.toBe(before === 'true' ? 'false' : 'true');
+    // A service is granted from above: on one's own account it cannot be turned.
+    await open(page, '/setting/setingfunction');
+    await expect(page.locator('[data-testid="switch-isWeatherConfig"] .ant-switch').isDisabled()).resolves.toBe(true);
+  });
+
+  it('shows the pages by their address in a fresh tab, in Chinese and English', { timeout: 180_000 }, async () => {
+    const session = await sessionOf(page);
+    for (const lang of ['zh-CN', 'en']) {
+      await shootFresh(ctx, session, lang, '/setting/platform', '[data-testid="platform-form"] input#Title', `setting-platform-${lang}`);
+      await shootFresh(ctx, session, lang, '/setting/setingfunction', '[data-testid="switch-switchAnimation"] .ant-switch', `setting-functions-${lang}`);
+      await shootFresh(ctx, session, lang, '/setting/userlogs', '[data-testid="operation-log"] tbody tr.ant-table-row', `setting-userlogs-${lang}`);
+    }
+  });
+
+  it('shows the operation in English with its English name', { timeout: 60_000 }, async () => {
+    const en = texts('en');
+    await page.evaluate(() => localStorage.setItem('wt.locale', 'en'));
+    await page.reload();
+    await open(page, '/setting/userlogs');
+    const row = page.locator('[data-testid="operation-log"] tbody tr.ant-table-row', { hasText: en.calls['/Platform/Save']! }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await expect(row.innerText()).resolves.toContain(en.oplog.success);
+    await settled(page);
+    await screenshot(page, 'setting-oplog-row-en');
+  });
+
+  it('gives the agent’s sub-account the agent’s title, and the login page of the agent’s link its brand', { timeout: 90_000 }, async () => {
+    // The same tab, logged out, then the sub-account.
+    await page.evaluate(() => sessionStorage.clear());
+    await page.goto(`${server.url}/login?platform=${KEY}`);
+    await page.locator('[data-testid="login-title"]', { hasText: TITLE }).waitFor({ timeout: 15_000 });
+    await page.waitForFunction((t) => document.title.endsWith(t), PAGE_TITLE);
+    await settled(page);
+    await screenshot(page, 'setting-login-brand-en');
+    await login(page, server.url, 'en', 'clinic01');
+    await page.locator('[data-testid="sidebar-title"]', { hasText: TITLE }).waitFor({ timeout: 15_000 });
+    await page.waitForFunction((t) => document.title.endsWith(t), PAGE_TITLE);
+    await settled(page);
+    await screenshot(page, 'setting-subaccount-brand-en');
+    // An English page with the brand's Chinese title: the title is user data, nothing else is Chinese.
+    const foreign = (await cjkTexts(page, '.ant-layout-sider')).filter((t) => CJK.test(t.text));
+    expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+// A brand's icon: PNG, ICO or SVG, recognised by its bytes (never by its name or claimed type), at
+// most 512 KB. An SVG is sanitized before it is stored: no scripts, event handlers, foreignObject,
+// style sheets or references outside the file. Stored under DATA_DIR/brand with a random name and
+// served by GET /api/brand/icon/<name> (public: the login page shows it).
+import { randomBytes } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import createDOMPurify, { type DOMPurify } from 'dompurify';
+import { JSDOM } from 'jsdom';
+import type { FastifyPluginAsync } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { BRAND_ICON_MAX_BYTES } from '@wt/contract';
+import type { AuthedContext } from '../../calls.js';
+import type { AppDeps } from '../../deps.js';
+import { platformBrands } from '../../db/schema/index.js';
+import { fieldError } from '../../lib/errors.js';
+import { accountInScope } from '../../lib/scope.js';
+import { iconUrl } from './brand.js';
+
+export const BRAND_DIR = (dataDir: string) => path.resolve(dataDir, 'brand');
+export const ICON_NAME = /^\d+-[a-f0-9]{16}\.(png|svg|ico)$/;
+const MIME: Record<string, string> = { png: 'image/png', svg: 'image/svg+xml', ico: 'image/x-icon' };
+
+type IconType = 'png' | 'ico' | 'svg';
+
+/** The icon type the bytes are, or null. */
+export function sniffIcon(b: Buffer): IconType | null {
+  if (b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  // ICONDIR: reserved 0, type 1 (icon), at least one image.
+  if (b.length > 6 && b.readUInt16LE(0) === 0 && b.readUInt16LE(2) === 1 && b.readUInt16LE(4) > 0) return 'ico';
+  const text = b.toString('utf8').replace(/^\uFEFF/, '');
+  // An XML prolog, comments and a DOCTYPE without an internal subset (no entities) may come before <svg.
+  if (/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>[]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(text)) return 'svg';
+  return null;
+}
+
+let purifier: { purify: DOMPurify; window: JSDOM['window'] } | undefined;
+
+/** An `href` or `url(...)` that points outside the file. */
+const EXTERNAL_URL = /url\(\s*['"]?\s*(?!#)/i;
+
+function purifierOnce() {
+  if (purifier) return purifier;
+  const { window } = new JSDOM('');
+  const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+  purify.addHook('uponSanitizeAttribute', (_node, data) => {
+    const name = data.attrName.toLowerCase();
+    const value = data.attrValue.trim();
+    if ((name === 'href' || name === 'xlink:href' || name === 'src') && !value.startsWith('#')) data.keepAttr = false;
+    if (EXTERNAL_URL.test(value)) data.keepAttr = false;
+  });
+  purifier = { purify, window };
+  return purifier;
+}
+
+/** The SVG without anything active or external, as XML; null when nothing of an SVG is left. */
+export function sanitizeSvg(source: string): string | null {
+  const { purify, window } = purifierOnce();
+  const body = purify.sanitize(source, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    FORBID_TAGS: ['foreignObject', 'script', 'style', 'a'],
+    RETURN_DOM: true,
+  });
+  const svg = (body as unknown as Element).querySelector('svg');
+  if (!svg) return null;
+  return new window.XMLSerializer().serializeToString(svg);
+}
+
+/** The bytes of a data: URL or plain base64; null when it is neither. */
+function decode(data: string): Buffer | null {
+  const m = /^data:[\w/+.-]*(;[\w=-]+)*;base64,/i.exec(data);
+  const b64 = (m ? data.slice(m[0].length) : data).replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) return null;
+  return Buffer.from(b64, 'base64');
+}
+
+/** Checks and, for an SVG, cleans an icon; answers the bytes to store and their type. */
+export function checkIcon(data: string): { bytes: Buffer; type: IconType } {
+  const bytes = decode(data.trim());
+  if (!bytes || bytes.length === 0) throw fieldError('Data', 'platform.iconInvalid');
+  if (bytes.length > BRAND_ICON_MAX_BYTES) throw fieldError('Data', 'platform.iconTooLarge', { max: BRAND_ICON_MAX_BYTES / 1024 });
+  const type = sniffIcon(bytes);
+  if (!type) throw fieldError('Data', 'platform.iconType');
+  if (type !== 'svg') return { bytes, type };
+  const clean = sanitizeSvg(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  if (!clean) throw fieldError('Data', 'platform.iconInvalid');
+  return { bytes: Buffer.from(clean, 'utf8'), type };
+}
+
+export async function uploadIcon(ctx: AuthedContext, body: { UserId?: number; Data: string }) {
+  const db = ctx.deps.database.db;
+  const account = await accountInScope(db, ctx.user, body.UserId);
+  const { bytes, type } = checkIcon(body.Data);
+  const name = `${account.id}-${randomBytes(8).toString('hex')}.${type}`;
+  const dir = BRAND_DIR(ctx.deps.config.DATA_DIR);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, name), bytes);
+  const [old] = await db.select({ icon: platformBrands.icon }).from(platformBrands).where(eq(platformBrands.accountId, account.id));
+  await db
+    .insert(platformBrands)
+    .values({ accountId: account.id, icon: name })
+    .onConflictDoUpdate({ target: platformBrands.accountId, set: { icon: name, updatedAt: new Date() } });
+  if (old?.icon && ICON_NAME.test(old.icon)) await rm(path.join(dir, old.icon), { force: true });
+  return { State: 200 as const, IconUrl: iconUrl(name) };
+}
+
+/** GET /api/brand/icon/<name>: names are random and never reused, so the answer is cached for good. */
+export const brandIconRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get<{ Params: { name: string } }>('/api/brand/icon/:name', async (req, reply) => {
+    const { name } = req.params;
+    const file = path.join(BRAND_DIR(deps.config.DATA_DIR), name);
+    if (!ICON_NAME.test(name) || !existsSync(file)) return reply.code(404).type('text/plain').send('Not found');
+    return reply
+      .type(MIME[name.split('.').pop()!]!)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      // Opened on its own, an SVG may not run or load anything.
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+      .send(createReadStream(file));
+  });
+};
