@@ -1,18 +1,13 @@
 // Permission sets against a real platform on each database: the list a caller sees, creating,
 // editing and deleting sets with their limits, never granting upward, the default sets, applying a
 // set to oneself, and a set's change reaching the caller's very next request.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { PermissionSet } from '@wt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, permissionSets } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { insertAccount } from '../src/modules/user/repo.js';
-import { loadConfig } from '../src/config.js';
-import { startPlatform, type Platform } from '../src/platform.js';
-import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, startPeerProcess, startTestPlatform, type TestPlatform } from './helpers.js';
 
 describe.each(databases())('permission sets on %s', (kind) => {
   let p: TestPlatform;
@@ -234,32 +229,14 @@ describe.each(databases())('permission sets on %s', (kind) => {
 const REDIS = process.env.TEST_REDIS_URL;
 describe.skipIf(!REDIS || !process.env.TEST_DATABASE_URL)('a set change across processes over Redis', () => {
   let p: TestPlatform;
-  let q: Platform;
-  let dir: string;
+  let q: Awaited<ReturnType<typeof startPeerProcess>>;
   beforeAll(async () => {
     p = await startTestPlatform('postgres', { REDIS_URL: REDIS! });
-    dir = mkdtempSync(path.join(tmpdir(), 'wt-perm-'));
-    q = await startPlatform(
-      loadConfig({
-        DATABASE_URL: p.deps.config.DATABASE_URL,
-        REDIS_URL: REDIS,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        WATCH_PORT: 'off',
-        GT06_PORT: 'off',
-        OSMAND_PORT: 'off',
-        ROLES: 'api',
-        DEMO: '0',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: dir,
-      }),
-    );
-    await q.deps.bus.ready?.();
+    q = await startPeerProcess(p, REDIS!);
   });
   afterAll(async () => {
     await q?.close();
     await p?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("refuses on another process's cached session once the set lost the action", async () => {
