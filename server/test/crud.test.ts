@@ -20,7 +20,7 @@ const roles = scopedCrud({
         id: deviceRoles.id,
         name: deviceRoles.name,
         accountId: deviceRoles.accountId,
-        devices: sql<number>`(SELECT count(*)::int FROM devices d WHERE d.role_id = ${deviceRoles.id})`,
+        devices: sql<number>`(SELECT count(*)::int FROM devices d WHERE d.role_id = device_roles.id)`,
       })
       .from(deviceRoles)
       .$dynamic(),
@@ -169,6 +169,8 @@ describe.each(databases())('scoped CRUD on %s', (kind) => {
       .where(eq(devices.accountId, acc.clinic01!.id))
       .limit(1);
     await db().update(devices).set({ roleId: b }).where(eq(devices.id, device!.id));
+    // The select's own columns come with the row (here the devices given the role).
+    expect(await roles.get(db(), acc.agent01!, b)).toMatchObject({ name: 'b', devices: 1 });
     const detached: number[][] = [];
 
     const outcome = await roles.remove(db(), acc.agent01!, [a, b, inUse, theirs, 999_999, a], {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, permissionSets } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { insertAccount } from '../src/modules/user/repo.js';
-import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, startPeerProcess, startTestPlatform, type TestPlatform } from './helpers.js';
 
 describe.each(databases())('permission sets on %s', (kind) => {
   let p: TestPlatform;
@@ -223,5 +223,41 @@ describe.each(databases())('permission sets on %s', (kind) => {
     p.app.authenticator.invalidateAccount(agent.userId);
     // Announced for its parent: the subtree is read afresh too; an administrator type holds every action.
     expect((await del()).status).not.toBe(403);
+  });
+});
+
+const REDIS = process.env.TEST_REDIS_URL;
+describe.skipIf(!REDIS || !process.env.TEST_DATABASE_URL)('a set change across processes over Redis', () => {
+  let p: TestPlatform;
+  let q: Awaited<ReturnType<typeof startPeerProcess>>;
+  beforeAll(async () => {
+    p = await startTestPlatform('postgres', { REDIS_URL: REDIS! });
+    q = await startPeerProcess(p, REDIS!);
+  });
+  afterAll(async () => {
+    await q?.close();
+    await p?.stop();
+  });
+
+  it("refuses on another process's cached session once the set lost the action", async () => {
+    const agent = await p.login('agent01');
+    const body = { Key: 'redis-live', Name: 'Live', Description: '', Routes: ['/', '/devices/list'], Actions: ['device.delete'] };
+    const s = (await p.call('/user/InsertRoleInfo', body, agent.token)).body.Item;
+    const { db } = p.deps.database;
+    const [parent] = await db.select().from(accounts).where(eq(accounts.id, agent.userId));
+    await insertAccount(db, { parentId: parent!.id, parentPath: parent!.path, loginName: 'pm-redis', passwordHash: await hashPassword('admin123'), kind: 'user', userType: 1, permissionSetId: s.Id });
+    const sub = await p.login('pm-redis');
+    const onQ = async () =>
+      (
+        await fetch(`${q.url}/api/Device/BatchDelDevices`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${sub.token}` },
+          body: JSON.stringify({ Imeis: ['865000000009999'] }),
+        })
+      ).status;
+    expect(await onQ()).not.toBe(403);
+    expect((await p.call('/user/editRolePermissionList', { ...body, Actions: [], Id: s.Id }, agent.token)).body.State).toBe(200);
+    // The bus carries the change; well before the 5 s the cache would otherwise keep the old set.
+    await expect.poll(onQ, { timeout: 2000, interval: 50 }).toBe(403);
   });
 });

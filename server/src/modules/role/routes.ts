@@ -19,7 +19,9 @@ const roles = scopedCrud({
     db
       .select({
         ...getTableColumns(deviceRoles),
-        deviceCount: sql<number>`(SELECT count(*)::int FROM devices d WHERE d.role_id = ${deviceRoles.id})`,
+        // The outer table by its name: a column interpolated here is rendered unqualified, and
+        // inside the subquery "id" would be the device's.
+        deviceCount: sql<number>`(SELECT count(*)::int FROM devices d WHERE d.role_id = device_roles.id)`,
       })
       .from(deviceRoles)
       .$dynamic(),
