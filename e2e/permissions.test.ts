@@ -83,6 +83,33 @@ describe('permission sets in the console', () => {
     }
   });
 
+  it('applies a set to oneself: new token, routes and menu regenerated, tabs cleared', async () => {
+    const route = json('en', 'route');
+    await visit(page, 'en', '/account/role');
+    const before = await page.evaluate(() => sessionStorage.getItem('wt.token'));
+    const apply = async (key: string) => {
+      await page.locator(`[data-testid="permission-apply-${key}"]`).click();
+      await page.locator('.ant-popover:visible .ant-popconfirm-buttons .ant-btn-primary').click();
+    };
+    await apply('e2e-en');
+    // The set opens the device list and this page only: the menu shrinks to their groups, the tabs start anew.
+    const menu = page.locator('.ant-menu').first();
+    await expect.poll(() => menu.innerText()).not.toContain(route.dashboard);
+    const shrunk = await menu.innerText();
+    expect(shrunk).toContain(route.devices);
+    for (const k of ['monitor', 'alarm', 'setting', 'model']) expect(shrunk, k).not.toContain(route[k]);
+    expect(await page.evaluate(() => sessionStorage.getItem('wt.token'))).not.toBe(before);
+    await page.waitForURL((u) => u.pathname === '/account/role');
+    // The tabs start anew with this page's own.
+    await expect.poll(() => page.locator('.wt-tags .wt-tag').count()).toBe(1);
+    await page.locator('.wt-tags .wt-tag.active[href="/account/role"]').waitFor();
+    await page.locator('[data-testid="permission-apply-admin"]').waitFor();
+    await screenshot(page, 'permissions-applied-en');
+    // Back to every page with the default administrator set.
+    await apply('admin');
+    await expect.poll(() => menu.innerText()).toContain(route.dashboard);
+  });
+
   it('shows viewer01 its menu but no button that changes devices', async () => {
     await page.evaluate(() => sessionStorage.clear());
     await login(page, server.url, 'zh-CN', 'viewer01', 'admin123');

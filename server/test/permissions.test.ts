@@ -1,12 +1,17 @@
 // Permission sets against a real platform on each database: the list a caller sees, creating,
 // editing and deleting sets with their limits, never granting upward, the default sets, applying a
 // set to oneself, and a set's change reaching the caller's very next request.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { PermissionSet } from '@wt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, permissionSets } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { insertAccount } from '../src/modules/user/repo.js';
+import { loadConfig } from '../src/config.js';
+import { startPlatform, type Platform } from '../src/platform.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
 describe.each(databases())('permission sets on %s', (kind) => {
@@ -223,5 +228,59 @@ describe.each(databases())('permission sets on %s', (kind) => {
     p.app.authenticator.invalidateAccount(agent.userId);
     // Announced for its parent: the subtree is read afresh too; an administrator type holds every action.
     expect((await del()).status).not.toBe(403);
+  });
+});
+
+const REDIS = process.env.TEST_REDIS_URL;
+describe.skipIf(!REDIS || !process.env.TEST_DATABASE_URL)('a set change across processes over Redis', () => {
+  let p: TestPlatform;
+  let q: Platform;
+  let dir: string;
+  beforeAll(async () => {
+    p = await startTestPlatform('postgres', { REDIS_URL: REDIS! });
+    dir = mkdtempSync(path.join(tmpdir(), 'wt-perm-'));
+    q = await startPlatform(
+      loadConfig({
+        DATABASE_URL: p.deps.config.DATABASE_URL,
+        REDIS_URL: REDIS,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        WATCH_PORT: 'off',
+        GT06_PORT: 'off',
+        OSMAND_PORT: 'off',
+        ROLES: 'api',
+        DEMO: '0',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dir,
+      }),
+    );
+    await q.deps.bus.ready?.();
+  });
+  afterAll(async () => {
+    await q?.close();
+    await p?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses on another process's cached session once the set lost the action", async () => {
+    const agent = await p.login('agent01');
+    const body = { Key: 'redis-live', Name: 'Live', Description: '', Routes: ['/', '/devices/list'], Actions: ['device.delete'] };
+    const s = (await p.call('/user/InsertRoleInfo', body, agent.token)).body.Item;
+    const { db } = p.deps.database;
+    const [parent] = await db.select().from(accounts).where(eq(accounts.id, agent.userId));
+    await insertAccount(db, { parentId: parent!.id, parentPath: parent!.path, loginName: 'pm-redis', passwordHash: await hashPassword('admin123'), kind: 'user', userType: 1, permissionSetId: s.Id });
+    const sub = await p.login('pm-redis');
+    const onQ = async () =>
+      (
+        await fetch(`${q.url}/api/Device/BatchDelDevices`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${sub.token}` },
+          body: JSON.stringify({ Imeis: ['865000000009999'] }),
+        })
+      ).status;
+    expect(await onQ()).not.toBe(403);
+    expect((await p.call('/user/editRolePermissionList', { ...body, Actions: [], Id: s.Id }, agent.token)).body.State).toBe(200);
+    // The bus carries the change; well before the 5 s the cache would otherwise keep the old set.
+    await expect.poll(onQ, { timeout: 2000, interval: 50 }).toBe(403);
   });
 });

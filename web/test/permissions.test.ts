@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, TREE_ROUTES } from '@wt/contract';
 import { canDo } from '../src/access/can';
-import { heldBy } from '../src/pages/account/roles/FunctionTree';
+import { heldBy, withinHeld } from '../src/pages/account/roles/FunctionTree';
 
 describe('canDo', () => {
   it('allows every action with *, the listed ones otherwise, and nothing before the user information', () => {
@@ -29,5 +29,17 @@ describe('heldBy', () => {
     // Hidden companions of a route list are not items of the tree.
     const narrow = heldBy({ ServerUserType: 1, routes: '/,/deviceAlarm,/devices/list,/devices/detail', Permissions: [] });
     expect([...narrow.routes]).toEqual(['/', '/devices/list']);
+  });
+});
+
+describe('withinHeld', () => {
+  const viewer = { ServerUserType: 10, routes: '/,/devices/list,/devices/detail', Permissions: [] as string[] };
+  it('offers only the sets that grant nothing more than the user holds', () => {
+    expect(withinHeld(viewer, { Routes: ['/devices/list'], Actions: [] })).toBe(true);
+    expect(withinHeld(viewer, { Routes: ['/devices/list'], Actions: ['device.add'] })).toBe(false);
+    expect(withinHeld(viewer, { Routes: ['/alarm/record'], Actions: [] })).toBe(false);
+    // A set by role is wider than a route list; every action is more than none.
+    expect(withinHeld(viewer, { Routes: [], Actions: [] })).toBe(false);
+    expect(withinHeld({ ...viewer, routes: '', Permissions: ['*'] }, { Routes: [], Actions: ['*'] })).toBe(true);
   });
 });

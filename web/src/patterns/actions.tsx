@@ -148,7 +148,7 @@ export function RowActions({
   const shown = actions.filter((a) => a.visible !== false);
   if (!shown.length) return null;
   return (
-    <Space size={0} wrap>
+    <Space size={0}>
       {shown.map((a) => (
         <ActionButton
           key={a.key}

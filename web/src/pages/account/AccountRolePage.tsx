@@ -13,7 +13,7 @@ import { useCan } from '../../access/can';
 import { ListPage, FormDialog } from '../../patterns';
 import { USER_DATA, userDataCell } from '../../i18n/texts';
 import { useSession } from '../../stores/session';
-import { FunctionTree, heldBy, type Grants } from './roles/FunctionTree';
+import { FunctionTree, heldBy, withinHeld, type Grants } from './roles/FunctionTree';
 import { applyPermissionSet } from './roles/apply';
 
 const LIST_KEY = ['permission-sets'] as const;
@@ -131,7 +131,8 @@ export default function AccountRolePage() {
           key: 'apply',
           label: t('apply'),
           icon: <SwapOutlined />,
-          visible: r.Id !== info?.PermissionId,
+          // Offered for the sets it may take: none grants more than it holds.
+          visible: !!info && r.Id !== info.PermissionId && withinHeld(info, r),
           testId: `permission-apply-${r.Key}`,
           confirm: t('applyConfirm', { name: r.Name }),
           run: () => applyPermissionSet(r.Id),

@@ -367,7 +367,12 @@ export default function DevicesPage() {
         columns={columns}
         rowKey="DeviceId"
         scrollX={2200}
-        selection={{ keys: selected.keys, onChange: (keys, rows) => setSelected({ keys, rows }) }}
+        // Rows are picked for the batch actions: none of them allowed, no checkboxes.
+        selection={
+          batchKinds.length > 0 || assignItems.length > 0 || can('device.move') || (batchSendOn && can('device.command'))
+            ? { keys: selected.keys, onChange: (keys, rows) => setSelected({ keys, rows }) }
+            : undefined
+        }
         toolbar={toolbar}
       />
       <AddDeviceDialog open={dialog === 'add'} onClose={() => setDialog(null)} />

@@ -36,6 +36,20 @@ export function heldBy(info: Pick<UserInfo, 'ServerUserType' | 'routes' | 'Permi
   return { routes: new Set(routes), actions: new Set(actions) };
 }
 
+/**
+ * Whether a set grants nothing beyond what the user holds (as the server decides before a set is
+ * applied or assigned): its actions held, its routes held; a set by role only for a user by role.
+ */
+export function withinHeld(
+  info: Pick<UserInfo, 'ServerUserType' | 'routes' | 'Permissions'>,
+  set: { Routes: readonly string[]; Actions: readonly string[] },
+): boolean {
+  const held = heldBy(info);
+  if (set.Actions.includes('*') ? !info.Permissions.includes('*') : set.Actions.some((a) => !held.actions.has(a))) return false;
+  if (set.Routes.length === 0) return info.ServerUserType === ADMIN_USER_TYPE || parseRoutes(info.routes).length === 0;
+  return set.Routes.every((r) => held.routes.has(r));
+}
+
 /** The tree cut down to what is held: routes held, actions held below them, groups with something left. */
 function prune(nodes: FunctionNode[], held: { routes: Set<string>; actions: Set<string> }): FunctionNode[] {
   const out: FunctionNode[] = [];

@@ -4,6 +4,7 @@
 // menu, and opens this page again when the new set still shows it (else the home page).
 import { call } from '../../../api/client';
 import { isPathPermitted } from '../../../access';
+import { REDIRECT_PREFIX } from '../../../stores/tagsLogic';
 import { navigateTo } from '../../../app/navigation';
 import { queryClient } from '../../../app/queryClient';
 import { ensureUserInfo } from '../../../session/auth';
@@ -18,5 +19,6 @@ export async function applyPermissionSet(id: number): Promise<void> {
   queryClient.clear();
   await ensureUserInfo();
   const here = window.location.pathname;
-  navigateTo(isPathPermitted(useSession.getState().permitted, here) ? here : '/', { replace: true });
+  // Through the redirect page, so this page opens afresh and its tag comes back.
+  navigateTo(isPathPermitted(useSession.getState().permitted, here) ? `${REDIRECT_PREFIX}${here}` : '/', { replace: true });
 }
