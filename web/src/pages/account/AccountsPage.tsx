@@ -136,8 +136,8 @@ export default function AccountsPage() {
           search={[{ name: 'Keyword', type: 'text', label: t('accounts:table.keyword'), placeholder: t('accounts:table.search') }]}
           toolbar={toolbar}
           rowActions={rowActions}
-          actionsColumn={{ fixed: 'right', width: 250 }}
-          scrollX={1870}
+          actionsColumn={{ fixed: 'right', width: 460 }}
+          scrollX={2080}
           empty={t('accounts:table.empty')}
           testId="accounts-table"
         >
