@@ -8,6 +8,7 @@ import { buildWatchFrame, watchContent } from '@wt/protocols';
 import { TOPICS, type PositionEvent } from '../src/pipeline/events.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { FakeDevice, eventually } from './gateway-helpers.js';
+import { RealtimeClient } from './monitor-fixtures.js';
 
 describe.each(databases())('account administration on %s', (kind) => {
   let p: TestPlatform;
@@ -251,6 +252,27 @@ describe.each(databases())('account administration on %s', (kind) => {
     expect(table.body.Items).toEqual([expect.objectContaining({ LoginName: 'clinic01', TotalDeviceCount: 20, ChildCount: 1 })]);
     const agentRow = (await p.call('/user/childrenUsers', { Keyword: 'agent01' }, admin.token)).body.Items[0];
     expect(agentRow.TotalDeviceCount).toBe(28);
+  });
+
+  it('keeps the live connection of a moved account, which then hears its devices by their new path', async () => {
+    const moved = await create(agent.token, { LoginName: 'live01', Password: 'abc123' });
+    const parent = await create(agent.token, { LoginName: 'liveparent', Password: 'abc123' });
+    const session = await p.login('live01', 'abc123');
+    const live = await RealtimeClient.connect(p.url, session.token, session.userId);
+    try {
+      const r = await p.call('/user/moveAccount', { UserId: moved.body.UserId, ParentId: parent.body.UserId }, agent.token);
+      expect(r.body.State).toBe(200);
+      const path = (await pathOf('live01'))!;
+      const now = new Date().toISOString();
+      p.deps.bus.publish(TOPICS.position, {
+        deviceId: 987654, imei: '865987654000001', name: 'live', accountId: moved.body.UserId, accountPath: path, protocol: 'watch',
+        time: now, receivedAt: now, lat: 22.5, lon: 114.1, valid: true,
+      } satisfies PositionEvent);
+      await live.until((m) => m.type === 'devices' && m.devices.some((d) => d.i === 987654));
+      expect(live.closed).toBe(false);
+    } finally {
+      live.close();
+    }
   });
 
   it('lets an administrator grant the agent flag, and an authorized agent take self-registered owners with their devices', async () => {

@@ -180,11 +180,11 @@ export const agentAuthorizeRequest = z
   .object({
     /** IMEIs, one per line or separated by commas or spaces. */
     Imeis: z.union([z.array(text(32)).max(AGENT_IMEIS_MAX, { error: 'validation.tooMany' }), text(AGENT_IMEIS_MAX * 17)]).optional(),
-    /** An .xlsx workbook, base64: every 15-digit cell of its first sheet is an IMEI. */
+    /** An .xlsx workbook, base64, within the ordinary body limit: every 15-digit cell of its first sheet is an IMEI. */
     Content: z
       .string()
       .trim()
-      .max(14 * 1024 * 1024, { error: 'device.importTooLarge' })
+      .max(1_000_000, { error: 'validation.tooLong' })
       .optional(),
     FileName: optionalText(255),
   })

@@ -133,11 +133,11 @@ export default function AccountsPage() {
           fetch={(q) => call('/user/childrenUsers', { ...q, UserId: parentId })}
           columns={columns}
           rowKey="UserId"
-          search={[{ name: 'Keyword', type: 'text', label: t('accounts:columns.loginName'), placeholder: t('accounts:table.search') }]}
+          search={[{ name: 'Keyword', type: 'text', label: t('accounts:table.keyword'), placeholder: t('accounts:table.search') }]}
           toolbar={toolbar}
           rowActions={rowActions}
-          actionsColumn={{ fixed: 'right', width: 250 }}
-          scrollX={1870}
+          actionsColumn={{ fixed: 'right', width: 460 }}
+          scrollX={2080}
           empty={t('accounts:table.empty')}
           testId="accounts-table"
         >
