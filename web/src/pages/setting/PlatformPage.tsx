@@ -32,9 +32,14 @@ const validate = schemaValidator<Values>(savePlatformRequest);
 function menuTree(routes: RouteDef[], t: (k: string) => string, base = ''): DataNode[] {
   const out: DataNode[] = [];
   for (const r of routes) {
-    if (r.hidden || !r.meta?.title || /^https?:/.test(r.path)) continue;
+    if (r.hidden || /^https?:/.test(r.path)) continue;
     const full = base ? joinPath(base, r.path) : r.path;
     const children = r.children ? menuTree(r.children, t, full) : [];
+    // A group without a title of its own (the home pages) shows its pages in its place.
+    if (!r.meta?.title) {
+      out.push(...children);
+      continue;
+    }
     out.push({ key: full, title: t(`route:${r.meta.title}`), children: children.length ? children : undefined });
   }
   return out;
