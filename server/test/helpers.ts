@@ -89,3 +89,34 @@ export async function startTestPlatform(
     },
   };
 }
+
+/**
+ * A second API process on the same PostgreSQL database and Redis as `p` (no demo, no gateway
+ * ports), for what must reach every process over the bus. Resolves once its bus listens.
+ */
+export async function startPeerProcess(p: TestPlatform, redisUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wt-peer-'));
+  const q = await startPlatform(
+    loadConfig({
+      DATABASE_URL: p.deps.config.DATABASE_URL,
+      REDIS_URL: redisUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WATCH_PORT: 'off',
+      GT06_PORT: 'off',
+      OSMAND_PORT: 'off',
+      ROLES: 'api',
+      DEMO: '0',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dir,
+    }),
+  );
+  await q.deps.bus.ready?.();
+  return {
+    url: q.url,
+    async close() {
+      await q.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

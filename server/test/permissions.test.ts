@@ -2,11 +2,12 @@
 // editing and deleting sets with their limits, never granting upward, the default sets, applying a
 // set to oneself, and a set's change reaching the caller's very next request.
 import { eq, sql } from 'drizzle-orm';
+import type { PermissionSet } from '@wt/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, permissionSets } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { insertAccount } from '../src/modules/user/repo.js';
-import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, startPeerProcess, startTestPlatform, type TestPlatform } from './helpers.js';
 
 describe.each(databases())('permission sets on %s', (kind) => {
   let p: TestPlatform;
@@ -51,26 +52,26 @@ describe.each(databases())('permission sets on %s', (kind) => {
   it('lists the default sets and the sets of the caller subtree, with account counts, paged and searchable', async () => {
     const all = (await p.call('/user/rolePermissionList', { PageNo: 1, PageCount: 50 }, admin.token, { 'x-language': 'en' })).body;
     expect(all.State).toBe(200);
-    expect(all.Items.slice(0, 2).map((s: any) => [s.Key, s.BuiltIn, s.Name, s.Editable])).toEqual([
+    expect(all.Items.slice(0, 2).map((s: PermissionSet) => [s.Key, s.BuiltIn, s.Name, s.Editable])).toEqual([
       ['admin', true, 'Administrator privileges', false],
       ['custom', true, 'User-defined', false],
     ]);
     expect(all.Items[0].Actions).toEqual(['*']);
-    const viewOnly = all.Items.find((s: any) => s.Key === 'view-only');
+    const viewOnly = all.Items.find((s: PermissionSet) => s.Key === 'view-only');
     expect(viewOnly).toMatchObject({ AccountCount: 1, Actions: [], OwnerName: 'admin', Editable: true });
     expect(viewOnly.Routes).toEqual(expect.arrayContaining(['/', '/devices/list', '/alarm/record']));
     expect(viewOnly.Routes).not.toContain('/devices/detail');
 
     const found = (await p.call('/user/rolePermissionList', { Search: 'VIEW-ONL' }, admin.token)).body;
-    expect(found.Items.map((s: any) => s.Key)).toEqual(['view-only']);
+    expect(found.Items.map((s: PermissionSet) => s.Key)).toEqual(['view-only']);
     const page = (await p.call('/user/rolePermissionList', { PageNo: 2, PageCount: 1 }, admin.token)).body;
     expect(page.Total).toBe(all.Total);
-    expect(page.Items.map((s: any) => s.Key)).toEqual(['custom']);
+    expect(page.Items.map((s: PermissionSet) => s.Key)).toEqual(['custom']);
 
     // Another tenant's sets are out of sight: agent01 sees the defaults only.
     const theirs = (await p.call('/user/rolePermissionList', {}, agent.token)).body;
-    expect(theirs.Items.map((s: any) => s.Key)).toEqual(['admin', 'custom']);
-    expect(theirs.Items.every((s: any) => s.AccountCount === 0)).toBe(true);
+    expect(theirs.Items.map((s: PermissionSet) => s.Key)).toEqual(['admin', 'custom']);
+    expect(theirs.Items.every((s: PermissionSet) => s.AccountCount === 0)).toBe(true);
   });
 
   it('creates, edits and deletes a set, refusing unknown items, duplicate keys and a permission editor without its menu', async () => {
@@ -96,7 +97,7 @@ describe.each(databases())('permission sets on %s', (kind) => {
     expect(noMenu.body.Fields[0]).toMatchObject({ Field: 'Routes', Message: 'permission.needsRoleRoute' });
     expect(noMenu.body.Text).toContain('Account permissions');
     const blank = await p.call('/user/InsertRoleInfo', set({ Key: ' ', Name: '' }), agent.token);
-    expect(blank.body.Fields.map((f: any) => f.Message).sort()).toEqual(['permission.keyRequired', 'permission.nameRequired']);
+    expect(blank.body.Fields.map((f: { Message: string }) => f.Message).sort()).toEqual(['permission.keyRequired', 'permission.nameRequired']);
 
     const edited = await p.call('/user/editRolePermissionList', { ...set({ Key: 'ops', Name: 'Operations' }), Id: item.Id }, agent.token);
     expect(edited.body.Item).toMatchObject({ Name: 'Operations', Actions: ['device.add'] });
@@ -160,7 +161,7 @@ describe.each(databases())('permission sets on %s', (kind) => {
     const own = await p.call('/user/editRolePermissionList', { ...set({ Key: 'mid', Actions: ['device.add', 'device.delete'] }), Id: mid.Id }, sub.token);
     expect(own.status).toBe(404);
     const ownList = (await p.call('/user/rolePermissionList', {}, sub.token)).body.Items;
-    expect(ownList.find((s: any) => s.Id === mid.Id)).toBeUndefined();
+    expect(ownList.find((s: PermissionSet) => s.Id === mid.Id)).toBeUndefined();
     // Applying a wider set to oneself is upward too.
     for (const id of [builtIn.admin, builtIn.custom]) {
       const up = await p.call('/user/applyPermissionSet', { Id: id }, sub.token);
@@ -222,5 +223,41 @@ describe.each(databases())('permission sets on %s', (kind) => {
     p.app.authenticator.invalidateAccount(agent.userId);
     // Announced for its parent: the subtree is read afresh too; an administrator type holds every action.
     expect((await del()).status).not.toBe(403);
+  });
+});
+
+const REDIS = process.env.TEST_REDIS_URL;
+describe.skipIf(!REDIS || !process.env.TEST_DATABASE_URL)('a set change across processes over Redis', () => {
+  let p: TestPlatform;
+  let q: Awaited<ReturnType<typeof startPeerProcess>>;
+  beforeAll(async () => {
+    p = await startTestPlatform('postgres', { REDIS_URL: REDIS! });
+    q = await startPeerProcess(p, REDIS!);
+  });
+  afterAll(async () => {
+    await q?.close();
+    await p?.stop();
+  });
+
+  it("refuses on another process's cached session once the set lost the action", async () => {
+    const agent = await p.login('agent01');
+    const body = { Key: 'redis-live', Name: 'Live', Description: '', Routes: ['/', '/devices/list'], Actions: ['device.delete'] };
+    const s = (await p.call('/user/InsertRoleInfo', body, agent.token)).body.Item;
+    const { db } = p.deps.database;
+    const [parent] = await db.select().from(accounts).where(eq(accounts.id, agent.userId));
+    await insertAccount(db, { parentId: parent!.id, parentPath: parent!.path, loginName: 'pm-redis', passwordHash: await hashPassword('admin123'), kind: 'user', userType: 1, permissionSetId: s.Id });
+    const sub = await p.login('pm-redis');
+    const onQ = async () =>
+      (
+        await fetch(`${q.url}/api/Device/BatchDelDevices`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${sub.token}` },
+          body: JSON.stringify({ Imeis: ['865000000009999'] }),
+        })
+      ).status;
+    expect(await onQ()).not.toBe(403);
+    expect((await p.call('/user/editRolePermissionList', { ...body, Actions: [], Id: s.Id }, agent.token)).body.State).toBe(200);
+    // The bus carries the change; well before the 5 s the cache would otherwise keep the old set.
+    await expect.poll(onQ, { timeout: 2000, interval: 50 }).toBe(403);
   });
 });

@@ -9,8 +9,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { startPlatform, type Platform } from '../src/platform.js';
-import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, startPeerProcess, startTestPlatform, type TestPlatform } from './helpers.js';
 
 const agent = new http.Agent({ keepAlive: true });
 afterAll(() => agent.destroy());
@@ -240,32 +239,14 @@ describe.each(databases())('defences behind a trusted proxy on %s', (kind) => {
 const REDIS = process.env.TEST_REDIS_URL;
 describe.skipIf(!REDIS || !process.env.TEST_DATABASE_URL)('ended sessions across processes over Redis', () => {
   let p: TestPlatform;
-  let q: Platform;
-  let dir: string;
+  let q: Awaited<ReturnType<typeof startPeerProcess>>;
   beforeAll(async () => {
     p = await startTestPlatform('postgres', { REDIS_URL: REDIS! });
-    dir = mkdtempSync(path.join(tmpdir(), 'wt-sec-'));
-    q = await startPlatform(
-      loadConfig({
-        DATABASE_URL: p.deps.config.DATABASE_URL,
-        REDIS_URL: REDIS,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        WATCH_PORT: 'off',
-        GT06_PORT: 'off',
-        OSMAND_PORT: 'off',
-        ROLES: 'api',
-        DEMO: '0',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: dir,
-      }),
-    );
-    await q.deps.bus.ready?.();
+    q = await startPeerProcess(p, REDIS!);
   });
   afterAll(async () => {
     await q?.close();
     await p?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("refuses another process's cached session once the password changed", async () => {

@@ -2,7 +2,7 @@
 // once: busy state, field errors under the fields (the browser's check and the server's `Fields`),
 // other failures as a message, success message, invalidation of the lists, close, and the
 // server's answer handed to `onDone` (a password or token shown once).
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { App, Form, Modal, type FormInstance } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -34,9 +34,11 @@ export interface FormDialogProps<Values extends object, R = unknown> {
   schema: ZodType;
   /**
    * The values the form starts with when it opens. Keys without a field (the row's id) are kept
-   * and sent with the form's values. Read when the dialog opens, not on every render.
+   * and sent with the form's values. Read when the dialog opens (later changes are ignored). The keys
+   * are the request's; the values may be a row's (a string where the request has an enum): the
+   * schema checks them before anything is sent.
    */
-  initial: Partial<Values>;
+  initial: { [K in keyof Values]?: unknown };
   /** The fields: `FieldSpec`s, `Form.Item`s, or a function of the form (for fields that watch others). */
   fields: FieldSpec[] | ReactNode | ((form: FormInstance) => ReactNode);
   /** Sends the values (the initial ones merged with the form's); its result goes to `onDone`. */
@@ -63,14 +65,23 @@ export interface FormDialogProps<Values extends object, R = unknown> {
 }
 
 function isFieldSpecs(x: unknown): x is FieldSpec[] {
-  return Array.isArray(x) && x.every((f) => typeof f === 'object' && f !== null && 'input' in f && 'name' in f);
+  return (
+    Array.isArray(x) && x.every((f) => typeof f === 'object' && f !== null && 'input' in f && 'name' in f)
+  );
 }
 
 export function renderFields(fields: FieldSpec[]): ReactNode {
   return fields
     .filter((f) => f.visible !== false)
     .map((f) => (
-      <Form.Item key={String(f.name)} name={f.name} label={f.label} required={f.required} extra={f.extra} valuePropName={f.valuePropName}>
+      <Form.Item
+        key={String(f.name)}
+        name={f.name}
+        label={f.label}
+        required={f.required}
+        extra={f.extra}
+        valuePropName={f.valuePropName}
+      >
         {f.input}
       </Form.Item>
     ));
@@ -82,40 +93,40 @@ export function FormDialog<Values extends object, R = unknown>(props: FormDialog
   const [form] = Form.useForm();
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const { open } = props;
-  // Callers build `initial` on each render: it is read when the dialog opens.
-  const latest = useRef(props);
-  latest.current = props;
-
-  // Filled when the dialog opens (not after its close animation, which would wipe what was typed).
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    form.setFieldsValue(latest.current.initial);
-  }, [open, form]);
+  // The initial values of this opening: a caller's later render (a list refreshed under the
+  // dialog) changes neither the fields nor the keys sent with them.
+  const [opening, setOpening] = useState({ open: props.open, initial: props.initial });
+  if (opening.open !== props.open)
+    setOpening({ open: props.open, initial: props.open ? props.initial : opening.initial });
+  const initial = opening.open === props.open ? opening.initial : props.initial;
 
   const submit = async () => {
-    const p = latest.current;
     // Every value set, rendered or not (the id, hidden keys), then what the fields hold now.
-    let values = { ...p.initial, ...(form.getFieldsValue() as object) } as Values;
-    if (p.transform) values = p.transform(values);
-    const unplaced = putIssues(form, schemaValidator<Values>(p.schema)(values), t);
+    let values = { ...initial, ...(form.getFieldsValue() as object) } as Values;
+    if (props.transform) values = props.transform(values);
+    const unplaced = putIssues(form, schemaValidator<Values>(props.schema)(values), t);
     if (form.getFieldsError().some((f) => f.errors.length) || unplaced.length) {
-      if (unplaced.length) message.error(unplaced.map((i) => `${i.field}: ${t(`messages:${i.key}`, i.params)}`).join('; '));
+      if (unplaced.length)
+        message.error(unplaced.map((i) => `${i.field}: ${t(`messages:${i.key}`, i.params)}`).join('; '));
       return;
     }
     setBusy(true);
     try {
-      const result = await p.submit(values);
-      const text = p.successMessage === undefined ? t('widgets:form.saved') : typeof p.successMessage === 'function' ? p.successMessage(result) : p.successMessage;
+      const result = await props.submit(values);
+      const text =
+        props.successMessage === undefined
+          ? t('widgets:form.saved')
+          : typeof props.successMessage === 'function'
+            ? props.successMessage(result)
+            : props.successMessage;
       if (text !== false && text !== null && text !== '') message.success(text);
-      await invalidateAll(qc, p.invalidate);
-      p.onClose();
-      p.onDone?.(result, values);
+      await invalidateAll(qc, props.invalidate);
+      props.onClose();
+      props.onDone?.(result, values);
     } catch (e) {
       // A refusal naming fields of the form goes under them; any other (or one naming fields the
       // form does not show) is a message naming them.
-      const issues = serverIssues(e, p.rename);
+      const issues = serverIssues(e, props.rename);
       if (!issues.length || putIssues(form, issues, t).length) message.error(errorText(t, e));
     } finally {
       setBusy(false);
@@ -133,15 +144,19 @@ export function FormDialog<Values extends object, R = unknown>(props: FormDialog
       okText={props.okText}
       width={props.width ?? 560}
       maskClosable={false}
-      forceRender
+      // The form is made anew at each opening, from the `initial` of that moment.
+      destroyOnHidden
     >
       {props.header}
       <Form
         form={form}
         layout={props.layout ?? 'vertical'}
         data-testid={props.testId}
+        initialValues={initial}
         // A field's refusal goes away as soon as it is changed.
-        onValuesChange={(changed: Record<string, unknown>) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })))}
+        onValuesChange={(changed: Record<string, unknown>) =>
+          form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })))
+        }
       >
         {isFieldSpecs(fields) ? renderFields(fields) : typeof fields === 'function' ? fields(form) : fields}
       </Form>

@@ -3,15 +3,22 @@
 // actions on the selected rows, and an action column whose actions may ask for a confirmation and
 // run their call with a busy flag, success or error message and invalidation. Actions the user may
 // not use are left out (`visible: false`).
-import { isValidElement, useMemo, useState, type Key, type ReactElement, type ReactNode } from 'react';
-import { App, Button, Card, DatePicker, Input, Popconfirm, Select, Space, Typography, type TableProps } from 'antd';
+import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { Card, DatePicker, Input, Select, Typography, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import type { Dayjs } from 'dayjs';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DataTable, sortParams, type Paged, type TableQuery } from '../components/DataTable';
 import { SearchForm, clean, type SearchField } from '../components/SearchForm';
-import { performAction, type ActionOptions } from './useAction';
+import {
+  ActionButton,
+  RowActions,
+  isToolbarAction,
+  useActionRunner,
+  type ListContext,
+  type RowAction,
+  type ToolbarEntry,
+} from './actions';
 
 // ---- search fields -----------------------------------------------------------------------------
 
@@ -68,7 +75,10 @@ function searchInput(f: SearchSpec): ReactNode {
 }
 
 /** The search form's values as query fields: date ranges split into their two bounds. */
-export function searchQuery(fields: readonly SearchSpec[], values: Record<string, unknown>): Record<string, unknown> {
+export function searchQuery(
+  fields: readonly SearchSpec[],
+  values: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...clean(values) };
   for (const f of fields) {
     if (f.type !== 'dateRange') continue;
@@ -80,98 +90,15 @@ export function searchQuery(fields: readonly SearchSpec[], values: Record<string
   return out;
 }
 
-// ---- actions -----------------------------------------------------------------------------------
-
-/** What the toolbar sees: the selection, the last answer, a refresh. */
-export interface ListContext<Row> {
-  selectedKeys: Key[];
-  selectedRows: Row[];
-  clearSelection: () => void;
-  /** The last answer of the list (its Total, its rows), undefined before the first. */
-  data: Paged<Row> | undefined;
-  /** The search values in force. */
-  search: Record<string, unknown>;
-}
-
-interface ActionBase<R> extends ActionOptions<R> {
-  key: string;
-  label: ReactNode;
-  icon?: ReactNode;
-  danger?: boolean;
-  disabled?: boolean;
-  /** Left out when false (the user lacks the right). Default true. */
-  visible?: boolean;
-  testId?: string;
-  /** A tooltip-like title on the button. */
-  title?: string;
-}
-
-/** An action of a row: `onClick` opens something, `run` calls the server (busy, messages, invalidation). */
-export interface RowAction<R = unknown> extends ActionBase<R> {
-  /** Asked in a pop-up confirmation before `run` (or `onClick`). */
-  confirm?: ReactNode;
-  onClick?: () => void;
-  run?: () => Promise<R>;
-}
-
-/** A toolbar button; with `batch` it works on the selected rows and is disabled while none is. */
-export interface ToolbarAction<Row, R = unknown> extends ActionBase<R> {
-  primary?: boolean;
-  batch?: boolean;
-  onClick?: (ctx: ListContext<Row>) => void;
-  run?: (ctx: ListContext<Row>) => Promise<R>;
-  /** The confirmation may name what is selected. */
-  confirm?: ReactNode | ((ctx: ListContext<Row>) => ReactNode);
-}
-
-/** A toolbar entry: a button described as data, or any element (a count, an export button). */
-export type ToolbarEntry<Row> = ToolbarAction<Row> | ReactElement | string | null | false | undefined;
-
-function isAction<Row>(x: ToolbarEntry<Row>): x is ToolbarAction<Row> {
-  return typeof x === 'object' && x !== null && !isValidElement(x) && 'key' in x && 'label' in x;
-}
-
-/** A button that may ask for a confirmation first. */
-function ActionButton(props: {
-  label: ReactNode;
-  icon?: ReactNode;
-  danger?: boolean;
-  disabled?: boolean;
-  loading?: boolean;
-  testId?: string;
-  title?: string;
-  type: 'link' | 'primary' | 'default';
-  size?: 'small';
-  confirm?: ReactNode;
-  onPress: () => void;
-}) {
-  const button = (
-    <Button
-      type={props.type}
-      size={props.size}
-      danger={props.danger}
-      icon={props.icon}
-      disabled={props.disabled}
-      loading={props.loading}
-      title={props.title}
-      data-testid={props.testId}
-      onClick={props.confirm ? undefined : props.onPress}
-    >
-      {props.label}
-    </Button>
-  );
-  if (!props.confirm || props.disabled) return button;
-  return (
-    <Popconfirm title={props.confirm} onConfirm={props.onPress} okButtonProps={{ danger: props.danger }}>
-      {button}
-    </Popconfirm>
-  );
-}
-
 // ---- the page ----------------------------------------------------------------------------------
 
 /** The query handed to `fetch`: the search values with the page (server paging) and the sort. */
-export type ListQuery<Search> = Search & { PageNo?: number; PageCount?: number; SortField?: string; SortOrder?: 'asc' | 'desc' };
+export type ListQuery<Search> = Search & {
+  PageNo?: number;
+  PageCount?: number;
+  SortField?: string;
+  SortOrder?: 'asc' | 'desc';
+};
 
 export interface ListPageProps<Row extends object, Search extends object = Record<string, unknown>> {
   /** A title above the list (a page in the tab layout has its title in the tab: usually none). */
@@ -212,69 +139,36 @@ export interface ListPageProps<Row extends object, Search extends object = Recor
   children?: ReactNode;
 }
 
-export function ListPage<Row extends object, Search extends object = Record<string, unknown>>(props: ListPageProps<Row, Search>) {
+export function ListPage<Row extends object, Search extends object = Record<string, unknown>>(
+  props: ListPageProps<Row, Search>,
+) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const [search, setSearch] = useState<Record<string, unknown>>(() => clean((props.initialSearch ?? {}) as Record<string, unknown>));
+  const [search, setSearch] = useState<Record<string, unknown>>(() =>
+    clean((props.initialSearch ?? {}) as Record<string, unknown>),
+  );
   const [selection, setSelection] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
-  const [running, setRunning] = useState<string | null>(null);
+  // Actions change the list by default: it is asked again after them.
+  const { running, perform } = useActionRunner([props.queryKey]);
 
   const searchSpecs = useMemo(() => (props.search ?? []).filter((f) => f.visible !== false), [props.search]);
-  const searchFields: SearchField[] = searchSpecs.map((f) => ({ name: f.name, label: f.label, input: searchInput(f) }));
+  const searchFields: SearchField[] = searchSpecs.map((f) => ({
+    name: f.name,
+    label: f.label,
+    input: searchInput(f),
+  }));
 
-  /** Runs an action's call under its busy key. */
-  const perform = async <R,>(busyKey: string, run: () => Promise<R>, opts: ActionOptions<R>, after?: () => void) => {
-    setRunning(busyKey);
-    try {
-      const r = await performAction({ message, qc, t }, run, { invalidate: [props.queryKey], ...opts });
-      if (r.ok) after?.();
-    } finally {
-      setRunning(null);
-    }
-  };
-
+  const { rowActions, queryKey } = props;
   const columns = useMemo<ColumnsType<Row>>(() => {
-    if (!props.rowActions) return props.columns;
-    const rowKey = props.rowKey;
+    if (!rowActions) return props.columns;
     const actionsColumn: ColumnsType<Row>[number] = {
       key: 'actions',
       title: props.actionsColumn?.title ?? t('widgets:list.actions'),
       width: props.actionsColumn?.width,
       fixed: props.actionsColumn?.fixed,
-      render: (_, row) => {
-        const actions = props.rowActions!(row).filter((a) => a.visible !== false);
-        if (!actions.length) return null;
-        const id = String(row[rowKey]);
-        return (
-          <Space size={0} wrap>
-            {actions.map((a) => {
-              const busyKey = `${id}:${a.key}`;
-              return (
-                <ActionButton
-                  key={a.key}
-                  type="link"
-                  size="small"
-                  label={a.label}
-                  icon={a.icon}
-                  danger={a.danger}
-                  disabled={a.disabled}
-                  title={a.title}
-                  testId={a.testId}
-                  confirm={a.confirm}
-                  loading={running === busyKey}
-                  onPress={() => (a.run ? void perform(busyKey, a.run, a) : a.onClick?.())}
-                />
-              );
-            })}
-          </Space>
-        );
-      },
+      render: (_, row) => <RowActions actions={rowActions(row)} invalidate={[queryKey]} />,
     };
     return [...props.columns, actionsColumn];
-    // `perform` and `running` change the buttons' state; the rest are the caller's inputs.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.columns, props.rowActions, props.rowKey, props.actionsColumn, running, t]);
+  }, [props.columns, rowActions, queryKey, props.actionsColumn, t]);
 
   const toolbarOf = (data: Paged<Row> | undefined): ReactNode => {
     if (!props.toolbar) return null;
@@ -286,19 +180,30 @@ export function ListPage<Row extends object, Search extends object = Record<stri
       search,
     };
     const entries = typeof props.toolbar === 'function' ? props.toolbar(ctx) : props.toolbar;
-    const shown = entries.filter((e) => e !== null && e !== undefined && e !== false && !(isAction(e) && e.visible === false));
+    const shown = entries.filter(
+      (e) => e !== null && e !== undefined && e !== false && !(isToolbarAction(e) && e.visible === false),
+    );
     if (!shown.length) return null;
     return (
       <>
         {shown.map((e, i) => {
-          if (!isAction(e)) return typeof e === 'string' ? <Typography.Text key={`text-${i}`}>{e}</Typography.Text> : e;
+          if (!isToolbarAction(e))
+            return typeof e === 'string' ? <Typography.Text key={`text-${i}`}>{e}</Typography.Text> : e;
           const busyKey = `toolbar:${e.key}`;
           const confirm = typeof e.confirm === 'function' ? e.confirm(ctx) : e.confirm;
           return (
             <ActionButton
               key={e.key}
               type={e.primary ? 'primary' : 'default'}
-              label={e.batch && selection.keys.length ? <>{e.label} ({selection.keys.length})</> : e.label}
+              label={
+                e.batch && selection.keys.length ? (
+                  <>
+                    {e.label} ({selection.keys.length})
+                  </>
+                ) : (
+                  e.label
+                )
+              }
               icon={e.icon}
               danger={e.danger}
               disabled={e.disabled || (e.batch && !selection.keys.length)}
@@ -306,7 +211,11 @@ export function ListPage<Row extends object, Search extends object = Record<stri
               testId={e.testId}
               confirm={confirm}
               loading={running === busyKey}
-              onPress={() => (e.run ? void perform(busyKey, () => e.run!(ctx), e, e.batch ? ctx.clearSelection : undefined) : e.onClick?.(ctx))}
+              onPress={() =>
+                e.run
+                  ? void perform(busyKey, () => e.run!(ctx), e, e.batch ? ctx.clearSelection : undefined)
+                  : e.onClick?.(ctx)
+              }
             />
           );
         })}
@@ -314,7 +223,11 @@ export function ListPage<Row extends object, Search extends object = Record<stri
     );
   };
 
-  const selectable = props.selectable ?? (Array.isArray(props.toolbar) ? props.toolbar.some((e) => isAction(e) && e.batch && e.visible !== false) : false);
+  const selectable =
+    props.selectable ??
+    (Array.isArray(props.toolbar)
+      ? props.toolbar.some((e) => isToolbarAction(e) && e.batch && e.visible !== false)
+      : false);
 
   const body = (
     <>
@@ -346,8 +259,21 @@ export function ListPage<Row extends object, Search extends object = Record<stri
         empty={props.empty}
         defaultPageSize={props.defaultPageSize}
         pageSizes={props.pageSizes}
-        fetch={(q, p) => props.fetch({ ...(p as Search), ...(props.paging === 'client' ? {} : { PageNo: q.page, PageCount: q.pageSize }), ...sortParams(q) }, q)}
-        selection={selectable ? { keys: selection.keys, onChange: (keys, rows) => setSelection({ keys, rows }) } : undefined}
+        fetch={(q, p) =>
+          props.fetch(
+            {
+              ...(p as Search),
+              ...(props.paging === 'client' ? {} : { PageNo: q.page, PageCount: q.pageSize }),
+              ...sortParams(q),
+            },
+            q,
+          )
+        }
+        selection={
+          selectable
+            ? { keys: selection.keys, onChange: (keys, rows) => setSelection({ keys, rows }) }
+            : undefined
+        }
         toolbar={props.toolbar ? toolbarOf : undefined}
       />
       {props.children}

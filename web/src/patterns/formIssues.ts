@@ -47,5 +47,9 @@ export function putIssues(form: FormInstance, issues: readonly FieldIssue[], t: 
 /** The field issues of a server refusal (`Fields`), with the server's names mapped to the form's. */
 export function serverIssues(err: unknown, rename: Readonly<Record<string, string>> = {}): FieldIssue[] {
   if (!(err instanceof ApiError) || !err.fields?.length) return [];
-  return err.fields.map((f) => ({ field: rename[f.Field] ?? f.Field, key: f.Message, params: f.Params ?? {} }));
+  return err.fields.map((f) => ({
+    field: rename[f.Field] ?? f.Field,
+    key: f.Message,
+    params: f.Params ?? {},
+  }));
 }

@@ -38,7 +38,10 @@ function textOf<R>(text: ResultText<R> | undefined, result: R): ReactNode | fals
 }
 
 /** Asks the lists again; a failed refresh does not turn a done change into an error. */
-export async function invalidateAll(qc: QueryClient, keys: readonly (readonly unknown[])[] | undefined): Promise<void> {
+export async function invalidateAll(
+  qc: QueryClient,
+  keys: readonly (readonly unknown[])[] | undefined,
+): Promise<void> {
   if (!keys?.length) return;
   await Promise.all(keys.map((queryKey) => qc.invalidateQueries({ queryKey })));
 }
@@ -47,7 +50,11 @@ export async function invalidateAll(qc: QueryClient, keys: readonly (readonly un
  * Runs a call with the options' success message, invalidation and error message. Resolves with
  * the result, or undefined when the call failed (its error already shown).
  */
-export async function performAction<R>(ctx: ActionContext, fn: () => Promise<R>, opts: ActionOptions<R>): Promise<{ ok: true; result: R } | { ok: false; error: unknown }> {
+export async function performAction<R>(
+  ctx: ActionContext,
+  fn: () => Promise<R>,
+  opts: ActionOptions<R>,
+): Promise<{ ok: true; result: R } | { ok: false; error: unknown }> {
   let result: R;
   try {
     result = await fn();
@@ -64,9 +71,7 @@ export async function performAction<R>(ctx: ActionContext, fn: () => Promise<R>,
 
 /** The confirmation asked before the call: a title, or a title with content and button texts. */
 export type ConfirmSpec<A extends unknown[]> =
-  | ReactNode
-  | ((...args: A) => ReactNode | ConfirmOptions)
-  | ConfirmOptions;
+  ReactNode | ((...args: A) => ReactNode | ConfirmOptions) | ConfirmOptions;
 
 export interface ConfirmOptions {
   title: ReactNode;
@@ -89,6 +94,8 @@ export interface ActionHandle<A extends unknown[], R> {
   /** Runs the action (after the confirmation, if any); resolves with the result, or undefined when cancelled or failed. */
   run: (...args: A) => Promise<R | undefined>;
   busy: boolean;
+  /** The arguments of the call under way (which row's switch spins), null when none. */
+  pending: A | null;
 }
 
 /**
@@ -96,11 +103,14 @@ export interface ActionHandle<A extends unknown[], R> {
  * { confirm: (id) => t('x:confirmDelete'), success: t('x:deleted'), invalidate: [KEY] })`, then
  * `<Button loading={del.busy} onClick={() => void del.run(row.Id)} />`.
  */
-export function useAction<A extends unknown[], R = unknown>(fn: (...args: A) => Promise<R>, opts: UseActionOptions<A, R> = {}): ActionHandle<A, R> {
+export function useAction<A extends unknown[], R = unknown>(
+  fn: (...args: A) => Promise<R>,
+  opts: UseActionOptions<A, R> = {},
+): ActionHandle<A, R> {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const qc = useQueryClient();
-  const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<A | null>(null);
   // The latest function and options, so `run` keeps its identity across renders.
   const latest = useRef({ fn, opts });
   latest.current = { fn, opts };
@@ -120,15 +130,15 @@ export function useAction<A extends unknown[], R = unknown>(fn: (...args: A) => 
         });
         if (!confirmed) return undefined;
       }
-      setBusy(true);
+      setPending(args);
       try {
         const r = await performAction({ message, qc, t }, () => f(...args), o);
         return r.ok ? r.result : undefined;
       } finally {
-        setBusy(false);
+        setPending(null);
       }
     },
     [message, modal, qc, t],
   );
-  return { run, busy };
+  return { run, busy: pending !== null, pending };
 }

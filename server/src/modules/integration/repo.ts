@@ -1,13 +1,13 @@
 // Queries of uplink integrations. The token is kept only as its SHA-256 hash; callers get the
 // token itself once, from create and rotate.
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { AuthUser } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { accounts, integrations } from '../../db/schema/index.js';
-import { ownedBySubtree } from '../../lib/scope.js';
-import { allOf, contains } from '../../lib/sql.js';
+import { scopedCrud } from '../../lib/crud.js';
+import { contains } from '../../lib/sql.js';
 import { randomToken } from '../../lib/tokens.js';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -33,91 +33,49 @@ export async function insertIntegration(
   db: Db,
   values: { name: string; accountId: number; tokenHash: string; enabled?: boolean },
 ): Promise<number> {
-  const [row] = await db.insert(integrations).values(values).returning({ id: integrations.id });
-  return row!.id;
+  return scoped.insert(db, values);
 }
 
-export interface IntegrationRow {
-  id: number;
-  name: string;
-  accountId: number;
-  accountName: string;
-  enabled: boolean;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
-
-const columns = {
+/**
+ * The integrations of a subtree: listed with their owner's login name, found by id, updated and
+ * deleted in scope. A missing id and another tenant's answer the same "not found"; names are
+ * unique platform-wide and a taken one answers its own message.
+ */
+export const scoped = scopedCrud({
+  table: integrations,
   id: integrations.id,
-  name: integrations.name,
-  accountId: integrations.accountId,
-  accountName: accounts.loginName,
-  enabled: integrations.enabled,
-  createdAt: integrations.createdAt,
-  lastUsedAt: integrations.lastUsedAt,
-};
+  owner: integrations.accountId,
+  select: (db) =>
+    db
+      .select({
+        id: integrations.id,
+        name: integrations.name,
+        accountId: integrations.accountId,
+        accountName: accounts.loginName,
+        enabled: integrations.enabled,
+        createdAt: integrations.createdAt,
+        lastUsedAt: integrations.lastUsedAt,
+      })
+      .from(integrations)
+      .innerJoin(accounts, eq(accounts.id, integrations.accountId))
+      .$dynamic(),
+  notFound: 'integration.notFound',
+  unique: 'integration.nameExists',
+});
+
+export type IntegrationRow = Awaited<ReturnType<typeof scoped.get>>;
 
 /** The integrations of a subtree, newest first, optionally those whose name contains `name`. */
-export async function listIntegrations(
+export function listIntegrations(
   db: Db,
   user: Pick<AuthUser, 'path'>,
-  q: { name?: string; limit: number; offset: number },
+  q: { name?: string; PageNo: number; PageCount: number },
 ) {
-  const conds: SQL[] = [ownedBySubtree(integrations.accountId, user)];
-  if (q.name) conds.push(sql`${integrations.name} ILIKE ${contains(q.name)}`);
-  const where = allOf(conds);
-  const [{ n }] = (await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(integrations)
-    .where(where)) as [{ n: number }];
-  const items: IntegrationRow[] = await db
-    .select(columns)
-    .from(integrations)
-    .innerJoin(accounts, eq(accounts.id, integrations.accountId))
-    .where(where)
-    .orderBy(desc(integrations.id))
-    .limit(q.limit)
-    .offset(q.offset);
-  return { total: Number(n), items };
-}
-
-/** One integration of the subtree; undefined for a missing id and for another tenant's alike. */
-export async function integrationInSubtree(
-  db: Db,
-  user: Pick<AuthUser, 'path'>,
-  id: number,
-): Promise<IntegrationRow | undefined> {
-  const [row] = await db
-    .select(columns)
-    .from(integrations)
-    .innerJoin(accounts, eq(accounts.id, integrations.accountId))
-    .where(and(eq(integrations.id, id), ownedBySubtree(integrations.accountId, user)));
-  return row;
-}
-
-/** Of `ids`, those of the subtree. */
-export async function idsInSubtree(db: Db, user: Pick<AuthUser, 'path'>, ids: number[]): Promise<number[]> {
-  const found = await db
-    .select({ id: integrations.id })
-    .from(integrations)
-    .where(and(inArray(integrations.id, ids), ownedBySubtree(integrations.accountId, user)));
-  return found.map((r) => r.id);
-}
-
-export async function updateIntegration(
-  db: Db,
-  id: number,
-  values: Partial<{ name: string; accountId: number; enabled: boolean; tokenHash: string }>,
-) {
-  if (Object.keys(values).length) await db.update(integrations).set(values).where(eq(integrations.id, id));
-}
-
-export async function deleteIntegrations(db: Db, ids: number[]): Promise<number> {
-  const done = await db
-    .delete(integrations)
-    .where(inArray(integrations.id, ids))
-    .returning({ id: integrations.id });
-  return done.length;
+  return scoped.list(db, user, {
+    filters: [q.name ? sql`${integrations.name} ILIKE ${contains(q.name)}` : undefined],
+    orderBy: [desc(integrations.id)],
+    page: q,
+  });
 }
 
 const TOUCH_EVERY_MS = 60_000;

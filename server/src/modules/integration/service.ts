@@ -3,15 +3,12 @@
 import { State, type integration as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
-import { AppError, conflict } from '../../lib/errors.js';
 import { accountInScope } from '../../lib/scope.js';
-import { iso, isUniqueViolation } from '../../lib/sql.js';
+import { iso } from '../../lib/sql.js';
 import * as repo from './repo.js';
 
 type Item = z.infer<typeof schemas.integrationSchema>;
 type SaveBody = z.output<typeof schemas.saveIntegrationRequest>;
-
-const notFound = () => new AppError(State.NOT_FOUND, 'integration.notFound');
 
 const toItem = (r: repo.IntegrationRow): Item => ({
   IntegrationId: r.id,
@@ -23,28 +20,10 @@ const toItem = (r: repo.IntegrationRow): Item => ({
   LastUsedAt: iso(r.lastUsedAt),
 });
 
-async function inScope(ctx: AuthedContext, id: number) {
-  const row = await repo.integrationInSubtree(ctx.deps.database.db, ctx.user, id);
-  if (!row) throw notFound();
-  return row;
-}
-
-/** A taken name answers its own message, whichever tenant holds it (names are platform-wide). */
-async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('integration.nameExists');
-    throw err;
-  }
-}
+const inScope = (ctx: AuthedContext, id: number) => repo.scoped.get(ctx.deps.database.db, ctx.user, id);
 
 export async function list(ctx: AuthedContext, q: { PageNo: number; PageCount: number; Name?: string }) {
-  const r = await repo.listIntegrations(ctx.deps.database.db, ctx.user, {
-    name: q.Name || undefined,
-    limit: q.PageCount,
-    offset: (q.PageNo - 1) * q.PageCount,
-  });
+  const r = await repo.listIntegrations(ctx.deps.database.db, ctx.user, { ...q, name: q.Name || undefined });
   return { State: State.OK, Total: r.total, Items: r.items.map(toItem) } as const;
 }
 
@@ -53,41 +32,33 @@ export async function save(ctx: AuthedContext, b: SaveBody) {
   if (b.IntegrationId) {
     await inScope(ctx, b.IntegrationId);
     const owner = b.AccountId === undefined ? undefined : await accountInScope(db, ctx.user, b.AccountId);
-    await uniqueName(() =>
-      repo.updateIntegration(db, b.IntegrationId!, {
-        name: b.Name,
-        ...(owner ? { accountId: owner.id } : {}),
-        ...(b.Enabled === undefined ? {} : { enabled: b.Enabled }),
-      }),
-    );
+    await repo.scoped.update(db, ctx.user, b.IntegrationId, {
+      name: b.Name,
+      ...(owner ? { accountId: owner.id } : {}),
+      ...(b.Enabled === undefined ? {} : { enabled: b.Enabled }),
+    });
     return { State: State.OK, Item: toItem(await inScope(ctx, b.IntegrationId)) } as const;
   }
   const owner = await accountInScope(db, ctx.user, b.AccountId);
   const { token, hash } = repo.newToken();
-  const id = await uniqueName(() =>
-    repo.insertIntegration(db, {
-      name: b.Name,
-      accountId: owner.id,
-      tokenHash: hash,
-      enabled: b.Enabled ?? true,
-    }),
-  );
+  const id = await repo.insertIntegration(db, {
+    name: b.Name,
+    accountId: owner.id,
+    tokenHash: hash,
+    enabled: b.Enabled ?? true,
+  });
   return { State: State.OK, Item: toItem(await inScope(ctx, id)), Token: token } as const;
 }
 
 export async function rotateToken(ctx: AuthedContext, id: number) {
   const row = await inScope(ctx, id);
   const { token, hash } = repo.newToken();
-  await repo.updateIntegration(ctx.deps.database.db, id, { tokenHash: hash });
+  await repo.scoped.update(ctx.deps.database.db, ctx.user, id, { tokenHash: hash });
   return { State: State.OK, Item: toItem(row), Token: token } as const;
 }
 
 /** All or none: one id that is missing or outside the subtree refuses the whole call. */
 export async function remove(ctx: AuthedContext, ids: number[]) {
-  const { db } = ctx.deps.database;
-  const wanted = [...new Set(ids)];
-  const found = await repo.idsInSubtree(db, ctx.user, wanted);
-  if (found.length !== wanted.length) throw notFound();
-  const deleted = await repo.deleteIntegrations(db, found);
-  return { State: State.OK, Deleted: deleted } as const;
+  const done = await repo.scoped.remove(ctx.deps.database.db, ctx.user, ids, { atomic: true });
+  return { State: State.OK, Deleted: done.deleted.length } as const;
 }

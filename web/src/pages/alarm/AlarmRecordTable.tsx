@@ -18,6 +18,7 @@ import { afterAlarmsConfirmed } from './confirm';
 import { ConfirmAlarmDialog } from './ConfirmAlarmDialog';
 import { ALARM_KEY, useAlarmTypeName, useAlarmTypes } from './queries';
 import { ExportButton } from '../../components/ExportButton';
+import { useCan } from '../../access/can';
 import { AlarmMessage } from '../../i18n/AlarmMessage';
 
 interface Search {
@@ -40,6 +41,7 @@ function filterOf(s: Search, fixed: { DeviceId?: number; Imei?: string }) {
 
 export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?: string }) {
   const { t } = useTranslation();
+  const can = useCan();
   const { message } = App.useApp();
   const qc = useQueryClient();
   const typeName = useAlarmTypeName();
@@ -114,10 +116,14 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
         fetch={(q, p) => call('/ExceptionMessage/allExceptionMsgPage', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
           <>
-            <Button type="primary" icon={<CheckCircleOutlined />} onClick={() => setConfirming({})} data-testid="confirm-today">
-              {t(single ? 'alarm:record.confirmDeviceToday' : 'alarm:record.confirmToday')}
-            </Button>
-            <ExportButton path="/export/alarm-records" body={filter} fileName={`${t('alarm:record.fileName')}.xlsx`} label={t('alarm:record.export')} testId="export-alarms" />
+            {can('alarm.confirm') && (
+              <Button type="primary" icon={<CheckCircleOutlined />} onClick={() => setConfirming({})} data-testid="confirm-today">
+                {t(single ? 'alarm:record.confirmDeviceToday' : 'alarm:record.confirmToday')}
+              </Button>
+            )}
+            {can('alarm.export') && (
+              <ExportButton path="/export/alarm-records" body={filter} fileName={`${t('alarm:record.fileName')}.xlsx`} label={t('alarm:record.export')} testId="export-alarms" />
+            )}
           </>
         }
         columns={[
@@ -176,7 +182,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             width: 100,
             fixed: 'right',
             render: (_, r) =>
-              r.Status === 0 ? (
+              r.Status === 0 && can('alarm.confirm') ? (
                 <Button type="link" size="small" onClick={() => setConfirming({ record: r })} data-testid="confirm-one">
                   {t('alarm:record.confirm')}
                 </Button>

@@ -3,21 +3,22 @@
 import { useState } from 'react';
 import { Button, Card, Col, Form, Input, InputNumber, Radio, Row, Select, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { saveAlarmTypeRequest, type AlarmType } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
-import { EditDialog, RowActions } from '../model/CatalogueEditor';
+import { FormDialog, RowActions } from '../../patterns';
+import { catalogueActions } from '../model/catalogueActions';
 import { ALARM_KEY } from './queries';
+import { useCan } from '../../access/can';
 
 const LEVEL_COLORS: Record<number, string> = { 1: 'blue', 2: 'orange', 3: 'red' };
 
 export default function AlarmRulePage() {
   const { t } = useTranslation();
-  const qc = useQueryClient();
+  const mayEdit = useCan()('alarm.rule');
   const [search, setSearch] = useState<{ Keyword?: string; Level?: number }>({});
   const [editing, setEditing] = useState<{ item: AlarmType | null } | null>(null);
   const levels = [1, 2, 3].map((v) => ({ value: v, label: t(`alarm:level.${v}`) }));
@@ -39,9 +40,11 @@ export default function AlarmRulePage() {
         scrollX={1100}
         fetch={(q, p) => call('/ExceptionMessage/ExceptionType', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
-            {t('alarm:type.add')}
-          </Button>
+          mayEdit && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
+              {t('alarm:type.add')}
+            </Button>
+          )
         }
         columns={[
           { key: 'Code', title: t('alarm:type.code'), dataIndex: 'Code', width: 80 },
@@ -67,31 +70,26 @@ export default function AlarmRulePage() {
             title: t('alarm:actions'),
             width: 160,
             fixed: 'right',
-            render: (_, r) => (
+            render: (_, r) =>
+              mayEdit && (
               <RowActions
-                name={r.Name}
-                onEdit={() => setEditing({ item: r })}
-                onDelete={async () => {
-                  await call('/ExceptionMessage/DeleteExceptionType', { Id: r.Id });
-                  await qc.invalidateQueries({ queryKey: ALARM_KEY });
-                }}
+                actions={catalogueActions(t, { name: r.Name, onEdit: () => setEditing({ item: r }), remove: () => call('/ExceptionMessage/DeleteExceptionType', { Id: r.Id }) })}
+                invalidate={[ALARM_KEY]}
               />
             ),
           },
         ]}
       />
-      <EditDialog
+      <FormDialog
         open={editing !== null}
         width={720}
         title={t(editing?.item ? 'alarm:type.edit' : 'alarm:type.add')}
         schema={saveAlarmTypeRequest}
-        fields={['Code', 'NameZh', 'NameEn', 'DescriptionZh', 'DescriptionEn', 'Level', 'MinValue', 'MaxValue', 'RingType', 'PagePush', 'Enabled']}
         initial={editing?.item ? { ...editing.item } : { Level: 1, RingType: 2, PagePush: 1, Enabled: 1, Category: 'device', MinValue: null, MaxValue: null }}
-        save={(v) => call('/ExceptionMessage/saveExceptionType', v as z.input<typeof saveAlarmTypeRequest>)}
-        queryKey={ALARM_KEY}
+        submit={(v: z.input<typeof saveAlarmTypeRequest>) => call('/ExceptionMessage/saveExceptionType', v)}
+        invalidate={[ALARM_KEY]}
         onClose={() => setEditing(null)}
-      >
-        {() => (
+        fields={
           <>
             <Row gutter={16}>
               <Col span={6}>
@@ -149,8 +147,8 @@ export default function AlarmRulePage() {
               </Col>
             </Row>
           </>
-        )}
-      </EditDialog>
+        }
+      />
     </Card>
   );
 }

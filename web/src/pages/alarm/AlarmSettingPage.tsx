@@ -10,10 +10,11 @@ import { saveAlarmContactRequest, type AlarmContact, type AlarmType, type Health
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { errorText } from '../../i18n/errors';
-import { EditDialog } from '../model/CatalogueEditor';
+import { FormDialog } from '../../patterns';
+import { useCan } from '../../access/can';
 import { ALARM_KEY, useAlarmSettings, useAlarmTypeName, useAlarmTypes } from './queries';
 
-function PopupSettings() {
+function PopupSettings({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -52,7 +53,7 @@ function PopupSettings() {
           key: 'NewState',
           title: t('alarm:setting.popup'),
           width: 120,
-          render: (_, r) => <Switch checked={ruleFor(r.Code).show} onChange={(on) => void save(r, { NewState: on ? 1 : 2 })} />,
+          render: (_, r) => <Switch checked={ruleFor(r.Code).show} disabled={readOnly} onChange={(on) => void save(r, { NewState: on ? 1 : 2 })} />,
         },
         {
           key: 'RingType',
@@ -61,6 +62,7 @@ function PopupSettings() {
           render: (_, r) => (
             <Radio.Group
               value={ruleFor(r.Code).ringType}
+              disabled={readOnly}
               onChange={(e) => void save(r, { RingType: e.target.value as number })}
               options={[1, 2, 3].map((v) => ({ value: v, label: t(`alarm:settingRing.${v}`) }))}
             />
@@ -75,9 +77,11 @@ function PopupSettings() {
             return s ? (
               <Space>
                 <Tag color="blue">{t('alarm:setting.custom')}</Tag>
-                <Button type="link" size="small" onClick={() => void reset(s.Id)}>
-                  {t('alarm:setting.reset')}
-                </Button>
+                {!readOnly && (
+                  <Button type="link" size="small" onClick={() => void reset(s.Id)}>
+                    {t('alarm:setting.reset')}
+                  </Button>
+                )}
               </Space>
             ) : (
               <Tag>{t('alarm:setting.default')}</Tag>
@@ -98,7 +102,7 @@ const THRESHOLD_ROWS: { label: string; min?: keyof HealthThresholds; max?: keyof
   { label: 'bloodOxygen', min: 'bloodOxygenMin', unit: '%' },
 ];
 
-function Thresholds() {
+function Thresholds({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<HealthThresholds>();
@@ -130,7 +134,7 @@ function Thresholds() {
       <Typography.Text type="secondary">—</Typography.Text>
     );
   return (
-    <Form form={form} layout="vertical" style={{ maxWidth: 640 }}>
+    <Form form={form} layout="vertical" style={{ maxWidth: 640 }} disabled={readOnly}>
       <Typography.Paragraph type="secondary">
         {t('alarm:threshold.hint')} {q.data ? <Tag>{t(`alarm:threshold.source.${q.data.Source}`)}</Tag> : null}
       </Typography.Paragraph>
@@ -146,19 +150,21 @@ function Thresholds() {
           { key: 'unit', title: t('alarm:threshold.unit'), dataIndex: 'unit' },
         ]}
       />
-      <Space style={{ marginTop: 16 }}>
-        <Button type="primary" loading={busy} onClick={() => void submit()}>
-          {t('alarm:save')}
-        </Button>
-        <Button disabled={busy} onClick={() => void submit(true)}>
-          {t('alarm:threshold.inherit')}
-        </Button>
-      </Space>
+      {!readOnly && (
+        <Space style={{ marginTop: 16 }}>
+          <Button type="primary" loading={busy} onClick={() => void submit()}>
+            {t('alarm:save')}
+          </Button>
+          <Button disabled={busy} onClick={() => void submit(true)}>
+            {t('alarm:threshold.inherit')}
+          </Button>
+        </Space>
+      )}
     </Form>
   );
 }
 
-function Contacts() {
+function Contacts({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const typeName = useAlarmTypeName();
@@ -167,9 +173,11 @@ function Contacts() {
   const q = useQuery({ queryKey: [...ALARM_KEY, 'contacts'], queryFn: () => call('/ExceptionMessage/AlarmContactPersonByUserId', {}) });
   return (
     <>
-      <Button type="primary" icon={<PlusOutlined />} style={{ marginBottom: 12 }} onClick={() => setEditing({ item: null })}>
-        {t('alarm:contact.add')}
-      </Button>
+      {!readOnly && (
+        <Button type="primary" icon={<PlusOutlined />} style={{ marginBottom: 12 }} onClick={() => setEditing({ item: null })}>
+          {t('alarm:contact.add')}
+        </Button>
+      )}
       <Table<AlarmContact>
         rowKey="Id"
         size="middle"
@@ -199,7 +207,8 @@ function Contacts() {
             key: 'actions',
             title: t('alarm:actions'),
             width: 160,
-            render: (_, r) => (
+            render: (_, r) =>
+              readOnly ? null : (
               <Space size={0}>
                 <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ item: r })}>
                   {t('alarm:edit')}
@@ -220,17 +229,15 @@ function Contacts() {
           },
         ]}
       />
-      <EditDialog
+      <FormDialog
         open={editing !== null}
         title={t(editing?.item ? 'alarm:contact.edit' : 'alarm:contact.add')}
         schema={saveAlarmContactRequest}
-        fields={['Name', 'Phone', 'Email', 'NotifySms', 'NotifyEmail', 'Types']}
         initial={editing?.item ? { ...editing.item } : { NotifySms: 1, NotifyEmail: 1, Types: [] }}
-        save={(v) => call('/ExceptionMessage/actionForAlarmContactPeople', v as z.input<typeof saveAlarmContactRequest>)}
-        queryKey={[...ALARM_KEY, 'contacts']}
+        submit={(v: z.input<typeof saveAlarmContactRequest>) => call('/ExceptionMessage/actionForAlarmContactPeople', v)}
+        invalidate={[[...ALARM_KEY, 'contacts']]}
         onClose={() => setEditing(null)}
-      >
-        {() => (
+        fields={
           <>
             <Form.Item name="Name" label={t('alarm:contact.name')} required>
               <Input maxLength={64} />
@@ -259,21 +266,22 @@ function Contacts() {
               <Select mode="multiple" allowClear options={(types.data ?? []).map((x) => ({ value: x.Code, label: typeName(x.Code) }))} />
             </Form.Item>
           </>
-        )}
-      </EditDialog>
+        }
+      />
     </>
   );
 }
 
 export default function AlarmSettingPage() {
   const { t } = useTranslation();
+  const readOnly = !useCan()('alarm.setting');
   return (
     <Card>
       <Tabs
         items={[
-          { key: 'popup', label: t('alarm:setting.popupTab'), children: <PopupSettings /> },
-          { key: 'threshold', label: t('alarm:setting.thresholdTab'), children: <Thresholds /> },
-          { key: 'contacts', label: t('alarm:setting.contactsTab'), children: <Contacts /> },
+          { key: 'popup', label: t('alarm:setting.popupTab'), children: <PopupSettings readOnly={readOnly} /> },
+          { key: 'threshold', label: t('alarm:setting.thresholdTab'), children: <Thresholds readOnly={readOnly} /> },
+          { key: 'contacts', label: t('alarm:setting.contactsTab'), children: <Contacts readOnly={readOnly} /> },
         ]}
       />
     </Card>

@@ -1,9 +1,12 @@
 // Confirming alarms with a remark: one alarm, all of today's of a device, or all of today's. The
 // record list and the monitor's alarm panel share it.
-import { useState } from 'react';
-import { App, Input, Modal, Space, Typography } from 'antd';
+import { Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../i18n/errors';
+import { confirmAlarmRequest } from '@wt/contract';
+import { FormDialog } from '../../patterns';
+
+/** The remark is the one field of every confirmation (its bound is the contract's). */
+const remarkSchema = confirmAlarmRequest.pick({ Remark: true });
 
 export function ConfirmAlarmDialog({
   open,
@@ -15,49 +18,35 @@ export function ConfirmAlarmDialog({
   open: boolean;
   title: string;
   hint?: string;
-  /** Confirms with the remark; the dialog closes when it resolves and shows the error when it fails. */
+  /** Confirms with the remark (and says what was confirmed); the dialog closes when it resolves and shows the error when it fails. */
   onSubmit: (remark: string) => Promise<void>;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [remark, setRemark] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async () => {
-    setBusy(true);
-    try {
-      await onSubmit(remark.trim());
-      setRemark('');
-      onClose();
-    } catch (e) {
-      message.error(errorText(t, e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Modal
+    <FormDialog<{ Remark: string }>
       open={open}
       title={title}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      confirmLoading={busy}
+      schema={remarkSchema}
+      initial={{ Remark: '' }}
+      submit={(v) => onSubmit((v.Remark ?? '').trim())}
+      successMessage={false}
+      onClose={onClose}
       okText={t('alarm:record.confirm')}
-      destroyOnHidden
-    >
-      <Space orientation="vertical" style={{ width: '100%' }}>
-        {hint ? <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph> : null}
-        <Input.TextArea
-          rows={3}
-          maxLength={500}
-          value={remark}
-          onChange={(e) => setRemark(e.target.value)}
-          placeholder={t('alarm:record.remarkPlaceholder')}
-          data-testid="confirm-remark"
-        />
-      </Space>
-    </Modal>
+      header={hint ? <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph> : null}
+      fields={[
+        {
+          name: 'Remark',
+          input: (
+            <Input.TextArea
+              rows={3}
+              maxLength={500}
+              placeholder={t('alarm:record.remarkPlaceholder')}
+              data-testid="confirm-remark"
+            />
+          ),
+        },
+      ]}
+    />
   );
 }

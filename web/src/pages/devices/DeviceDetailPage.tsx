@@ -14,6 +14,7 @@ import { PersonDialog } from './dialogs/PersonDialog';
 import { DEVICE_KEYS } from './queries';
 import { RelativeTime, RoleSwatch } from './parts';
 import { AlarmMessage } from '../../i18n/AlarmMessage';
+import { useCan } from '../../access/can';
 
 function RecentAlarms({ imei }: { imei: string }) {
   const { t } = useTranslation();
@@ -54,6 +55,7 @@ function RecentAlarms({ imei }: { imei: string }) {
 
 export default function DeviceDetailPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const [params] = useSearchParams();
   const imei = params.get('imei') ?? '';
   const [dialog, setDialog] = useState<null | 'command' | 'person'>(null);
@@ -82,9 +84,11 @@ export default function DeviceDetailPage() {
         }
         extra={
           <Space wrap>
-            <Button type="primary" onClick={() => setDialog('command')}>
-              {t('devices:action.command')}
-            </Button>
+            {can('device.command') && (
+              <Button type="primary" onClick={() => setDialog('command')} data-testid="detail-command">
+                {t('devices:action.command')}
+              </Button>
+            )}
             <Link to={`/devices/history?imei=${imei}`}>{t('devices:action.history')}</Link>
             <Link to={`/track/index?imei=${imei}`}>{t('devices:action.track')}</Link>
             <Link to={`/deviceAlarm?imei=${imei}`}>{t('devices:action.alarms')}</Link>
@@ -125,7 +129,7 @@ export default function DeviceDetailPage() {
       </Card>
       <Row gutter={12}>
         <Col xs={24} xl={12}>
-          <Card title={t('devices:detail.person')} size="small" extra={<Button type="link" size="small" onClick={() => setDialog('person')}>{t('devices:detail.editPerson')}</Button>}>
+          <Card title={t('devices:detail.person')} size="small" extra={can('device.edit') && <Button type="link" size="small" onClick={() => setDialog('person')}>{t('devices:detail.editPerson')}</Button>}>
             <Descriptions size="small" column={2}>
               <Descriptions.Item label={t('devices:person.name')}>{mark(p?.Name)}</Descriptions.Item>
               <Descriptions.Item label={t('devices:person.gender')}>{p?.Gender ? t(`devices:person.genders.${p.Gender}`) : none}</Descriptions.Item>

@@ -14,6 +14,7 @@ import { FenceMap } from './fence/FenceMap';
 import type { FenceShape } from './fence/geometry';
 import { DEVICE_KEYS, type Fence } from './queries';
 import { showIssues, showServerFields } from './dialogs/formErrors';
+import { useCan } from '../../access/can';
 
 /** Picks a device by IMEI or name, searched on the server. */
 export function DevicePicker({ value, onChange }: { value: string | null; onChange: (imei: string) => void }) {
@@ -42,6 +43,7 @@ export function DevicePicker({ value, onChange }: { value: string | null; onChan
 
 export default function DeviceFencePage() {
   const { t } = useTranslation();
+  const mayEdit = useCan()('fence.edit');
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -134,7 +136,7 @@ export default function DeviceFencePage() {
           {imei ? (
             <>
               <Typography.Text type="secondary">{t('devices:fences.count', { count: items.length, max: LIMITS.fencesPerDevice })}</Typography.Text>
-              <Space>
+              <Space hidden={!mayEdit}>
                 <Button icon={<RadiusSettingOutlined />} type={mode === 'circle' ? 'primary' : 'default'} onClick={() => startDraw('circle')} data-testid="draw-circle">
                   {t('devices:fences.circle')}
                 </Button>
@@ -143,7 +145,7 @@ export default function DeviceFencePage() {
                 </Button>
               </Space>
               {shapeText ? <Alert type={shape ? 'success' : 'info'} showIcon title={shapeText} data-testid="fence-shape" /> : null}
-              <Form form={form} layout="vertical" data-testid="fence-form">
+              <Form form={form} layout="vertical" data-testid="fence-form" hidden={!mayEdit}>
                 <Form.Item name="Name" label={t('devices:fences.name')} required>
                   <Input maxLength={64} />
                 </Form.Item>
@@ -167,12 +169,16 @@ export default function DeviceFencePage() {
                   <List.Item
                     data-testid={`fence-${f.Name}`}
                     style={editing?.FenceId === f.FenceId ? { background: '#ecf5ff' } : undefined}
-                    actions={[
-                      <Button key="e" type="link" size="small" icon={<EditOutlined />} onClick={() => edit(f)} aria-label={t('devices:action.edit')} />,
-                      <Popconfirm key="d" title={t('devices:fences.confirmDelete', { name: f.Name })} onConfirm={() => remove(f)}>
-                        <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('devices:action.delete')} />
-                      </Popconfirm>,
-                    ]}
+                    actions={
+                      mayEdit
+                        ? [
+                            <Button key="e" type="link" size="small" icon={<EditOutlined />} onClick={() => edit(f)} aria-label={t('devices:action.edit')} />,
+                            <Popconfirm key="d" title={t('devices:fences.confirmDelete', { name: f.Name })} onConfirm={() => remove(f)}>
+                              <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('devices:action.delete')} />
+                            </Popconfirm>,
+                          ]
+                        : []
+                    }
                   >
                     <List.Item.Meta
                       title={

@@ -24,6 +24,7 @@ import { call } from '../../api/client';
 import { DataTable, filterValue, type TableQuery } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { ExportButton } from '../../components/ExportButton';
+import { useCan } from '../../access/can';
 import { errorText } from '../../i18n/errors';
 import { userDataCell } from '../../i18n/texts';
 import { useSession } from '../../stores/session';
@@ -73,6 +74,7 @@ export default function DevicesPage() {
   const feedback = useBatchFeedback();
   const dict = useDictionary();
   const userInfo = useSession((s) => s.userInfo);
+  const can = useCan();
   const [search, setSearch] = useState<Search>({});
   const [withSubs, setWithSubs] = useState(true);
   const [selected, setSelected] = useState<{ keys: Key[]; rows: DeviceItem[] }>({ keys: [], rows: [] });
@@ -221,23 +223,33 @@ export default function DevicesPage() {
       width: 210,
       render: (_, d) => (
         <Space size={0}>
-          <Button type="link" size="small" icon={<SendOutlined />} onClick={() => setCommand(d)} data-testid={`cmd-${d.Imei}`}>
-            {t('devices:action.command')}
-          </Button>
-          <Button type="link" size="small" onClick={() => setPerson(d)}>
-            {t('devices:action.person')}
-          </Button>
+          {can('device.command') && (
+            <Button type="link" size="small" icon={<SendOutlined />} onClick={() => setCommand(d)} data-testid={`cmd-${d.Imei}`}>
+              {t('devices:action.command')}
+            </Button>
+          )}
+          {can('device.edit') && (
+            <Button type="link" size="small" onClick={() => setPerson(d)} data-testid={`person-${d.Imei}`}>
+              {t('devices:action.person')}
+            </Button>
+          )}
           <Dropdown
             menu={{
               items: [
-                d.Bound
-                  ? { key: 'unbind', icon: <DisconnectOutlined />, label: t('devices:action.unbind'), onClick: () => unbind(d) }
-                  : { key: 'bind', icon: <LinkOutlined />, label: t('devices:action.bind'), onClick: () => void bind(d) },
+                !can('device.bind')
+                  ? null
+                  : d.Bound
+                    ? { key: 'unbind', icon: <DisconnectOutlined />, label: t('devices:action.unbind'), onClick: () => unbind(d) }
+                    : { key: 'bind', icon: <LinkOutlined />, label: t('devices:action.bind'), onClick: () => void bind(d) },
                 { key: 'fence', icon: <AimOutlined />, label: <Link to={`/deviceFence?imei=${d.Imei}`}>{t('devices:action.fences')}</Link> },
                 { key: 'history', label: <Link to={`/devices/history?imei=${d.Imei}`}>{t('devices:action.history')}</Link> },
                 { key: 'track', label: <Link to={`/track/index?imei=${d.Imei}`}>{t('devices:action.track')}</Link> },
-                { type: 'divider' },
-                { key: 'delete', icon: <DeleteOutlined />, danger: true, label: t('devices:action.delete'), onClick: () => remove(d) },
+                ...(can('device.delete')
+                  ? [
+                      { type: 'divider' as const },
+                      { key: 'delete', icon: <DeleteOutlined />, danger: true, label: t('devices:action.delete'), onClick: () => remove(d) },
+                    ]
+                  : []),
               ],
             }}
           >
@@ -253,44 +265,61 @@ export default function DevicesPage() {
     else fn();
   };
   const batchSendOn = userInfo?.switchFunctionSendCmd === 1;
+  // The batch menu offers what the user's permission set allows.
+  const batchKinds = (['add', 'bind', 'unbind', 'delete'] as const).filter((k) =>
+    can(k === 'add' ? 'device.add' : k === 'delete' ? 'device.delete' : 'device.bind'),
+  );
+  const assignItems = [
+    can('device.edit') && { key: 'group', label: t('devices:assign.groupTitle'), onClick: needSelection(() => setDialog('group')) },
+    can('device.role') && { key: 'role', label: t('devices:assign.roleTitle'), onClick: needSelection(() => setDialog('role')) },
+  ].filter((x) => x !== false);
 
   const toolbar = (
     <>
-      <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog('add')} data-testid="add-device">
-        {t('devices:action.add')}
-      </Button>
-      <Dropdown
-        menu={{
-          items: (['add', 'bind', 'unbind', 'delete'] as const).map((k) => ({ key: k, label: t(`devices:batch.title.${k}`), onClick: () => setBatch(k), danger: k === 'delete' })),
-        }}
-      >
-        <Button data-testid="batch-menu">{t('devices:batch.menu')}</Button>
-      </Dropdown>
-      <Button icon={<SwapOutlined />} onClick={needSelection(() => setDialog('move'))} data-testid="move-devices">
-        {t('devices:action.move')}
-      </Button>
-      <Button icon={<UserAddOutlined />} onClick={() => setDialog('createUser')}>
-        {t('devices:action.createUser')}
-      </Button>
-      <Button icon={<CloudUploadOutlined />} onClick={() => setDialog('import')} data-testid="import-devices">
-        {t('devices:action.import')}
-      </Button>
-      <Dropdown
-        menu={{
-          items: [
-            { key: 'group', label: t('devices:assign.groupTitle'), onClick: needSelection(() => setDialog('group')) },
-            { key: 'role', label: t('devices:assign.roleTitle'), onClick: needSelection(() => setDialog('role')) },
-          ],
-        }}
-      >
-        <Button icon={<ApiOutlined />}>{t('devices:assign.menu')}</Button>
-      </Dropdown>
-      {batchSendOn ? (
+      {can('device.add') && (
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog('add')} data-testid="add-device">
+          {t('devices:action.add')}
+        </Button>
+      )}
+      {batchKinds.length > 0 && (
+        <Dropdown
+          menu={{
+            items: batchKinds.map((k) => ({ key: k, label: t(`devices:batch.title.${k}`), onClick: () => setBatch(k), danger: k === 'delete' })),
+          }}
+        >
+          <Button data-testid="batch-menu">{t('devices:batch.menu')}</Button>
+        </Dropdown>
+      )}
+      {can('device.move') && (
+        <Button icon={<SwapOutlined />} onClick={needSelection(() => setDialog('move'))} data-testid="move-devices">
+          {t('devices:action.move')}
+        </Button>
+      )}
+      {can('device.move') && (
+        <Button icon={<UserAddOutlined />} onClick={() => setDialog('createUser')} data-testid="create-user-devices">
+          {t('devices:action.createUser')}
+        </Button>
+      )}
+      {can('device.import') && (
+        <Button icon={<CloudUploadOutlined />} onClick={() => setDialog('import')} data-testid="import-devices">
+          {t('devices:action.import')}
+        </Button>
+      )}
+      {assignItems.length > 0 && (
+        <Dropdown menu={{ items: assignItems }}>
+          <Button icon={<ApiOutlined />} data-testid="assign-menu">
+            {t('devices:assign.menu')}
+          </Button>
+        </Dropdown>
+      )}
+      {batchSendOn && can('device.command') ? (
         <Button icon={<SendOutlined />} onClick={needSelection(() => setDialog('interval'))}>
           {t('commands:batch.title')}
         </Button>
       ) : null}
-      <ExportButton path="/export/devices" body={() => listFilter(tableQuery.current, params)} fileName={`${t('devices:export.fileName')}.xlsx`} testId="export-devices" />
+      {can('device.export') && (
+        <ExportButton path="/export/devices" body={() => listFilter(tableQuery.current, params)} fileName={`${t('devices:export.fileName')}.xlsx`} testId="export-devices" />
+      )}
       {selected.rows.length ? <Typography.Text type="secondary">{t('devices:batch.selected', { count: selected.rows.length })}</Typography.Text> : null}
     </>
   );
@@ -338,7 +367,12 @@ export default function DevicesPage() {
         columns={columns}
         rowKey="DeviceId"
         scrollX={2200}
-        selection={{ keys: selected.keys, onChange: (keys, rows) => setSelected({ keys, rows }) }}
+        // Rows are picked for the batch actions: none of them allowed, no checkboxes.
+        selection={
+          batchKinds.length > 0 || assignItems.length > 0 || can('device.move') || (batchSendOn && can('device.command'))
+            ? { keys: selected.keys, onChange: (keys, rows) => setSelected({ keys, rows }) }
+            : undefined
+        }
         toolbar={toolbar}
       />
       <AddDeviceDialog open={dialog === 'add'} onClose={() => setDialog(null)} />

@@ -35,6 +35,7 @@ import { usePlayback } from './history/usePlayback';
 import { downloadBase64 } from '../../utils/download';
 import '../home/monitor/monitor.css';
 import './history/history.css';
+import { useCan } from '../../access/can';
 
 type History = CallResponse<'/device/devicesHistory'>;
 type Range = [Dayjs, Dayjs];
@@ -51,6 +52,7 @@ function presets(t: (k: string) => string): { label: string; value: Range }[] {
 
 export default function HistoryPage() {
   const { t, i18n } = useTranslation('history');
+  const can = useCan();
   const { message } = App.useApp();
   const [params] = useSearchParams();
   const [imei, setImei] = useState<string | undefined>(params.get('imei') || undefined);
@@ -165,16 +167,18 @@ export default function HistoryPage() {
             <Button type="primary" onClick={() => void query()} loading={loading} data-testid="history-query">
               {t('query')}
             </Button>
-            <Button
-              icon={<DownloadOutlined />}
-              onClick={() => imei && exportTrack([imei])}
-              disabled={!imei}
-              loading={exporting}
-              data-testid="history-export"
-            >
-              {t('export')}
-            </Button>
-            <Button onClick={() => setBatchOpen(true)}>{t('batchExport')}</Button>
+            {can('history.export') && (
+              <Button
+                icon={<DownloadOutlined />}
+                onClick={() => imei && exportTrack([imei])}
+                disabled={!imei}
+                loading={exporting}
+                data-testid="history-export"
+              >
+                {t('export')}
+              </Button>
+            )}
+            {can('history.export') && <Button onClick={() => setBatchOpen(true)}>{t('batchExport')}</Button>}
           </Space>
         </Form>
         {data && (

@@ -1,36 +1,22 @@
 // Uplink integrations (/devices/integrations): the LoRa network servers and partner systems that
 // POST device JSON to /api/ingest/<name> with a bearer token. The token is shown once, after
 // creating or rotating; the integration writes only devices of its owner account's subtree.
-import { useEffect, useState } from 'react';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Space,
-  Switch,
-  Typography,
-  theme,
-} from 'antd';
+import { useState } from 'react';
+import { Alert, App, Button, Input, Modal, Space, Switch, Typography, theme } from 'antd';
 import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, integration as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { DataTable } from '../../components/DataTable';
-import { SearchForm } from '../../components/SearchForm';
-import { schemaValidator } from '../../forms/validate';
-import { errorText } from '../../i18n/errors';
+import { FormDialog, ListPage, rowAction, useAction } from '../../patterns';
 import { useSession } from '../../stores/session';
 import { AccountSelect } from './dialogs/AccountSelect';
-import { showIssues, showServerFields } from './dialogs/formErrors';
+import { useCan } from '../../access/can';
 
 type Integration = z.infer<typeof schemas.integrationSchema>;
+type SaveValues = z.input<typeof schemas.saveIntegrationRequest>;
+type SaveResult = z.infer<typeof schemas.saveIntegrationResponse>;
 /** What the token dialog shows: the integration's name and its new token. */
 interface Issued {
   name: string;
@@ -38,8 +24,6 @@ interface Issued {
 }
 
 const KEY = ['integrations'] as const;
-const FIELDS = ['Name', 'AccountId'];
-const validate = schemaValidator<Record<string, unknown>>(schemas.saveIntegrationRequest);
 
 /** The address a network server posts to, on the origin the console is served from. */
 const ingestUrl = (name: string) => `${window.location.origin}/api/ingest/${name}`;
@@ -56,72 +40,48 @@ function IntegrationDialog({
   onCreated: (issued: Issued) => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [form] = Form.useForm();
-  const qc = useQueryClient();
   const me = useSession((s) => s.userInfo?.UserId);
-  const [busy, setBusy] = useState(false);
-
-  // Filled when the dialog opens (not after its animation, which would wipe what was typed).
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    form.setFieldsValue(item ? { Name: item.Name, AccountId: item.AccountId } : { Name: '', AccountId: me });
-  }, [open, item, form, me]);
-
-  const submit = async () => {
-    const values = { ...form.getFieldsValue(), ...(item ? { IntegrationId: item.IntegrationId } : {}) };
-    if (showIssues(form, validate(values), t, FIELDS)) return;
-    setBusy(true);
-    try {
-      const r = await call('/Integration/Save', values);
-      await qc.invalidateQueries({ queryKey: KEY });
-      onClose();
-      if (r.Token) onCreated({ name: r.Item.Name, token: r.Token });
-      else message.success(t('integrations:saved'));
-    } catch (e) {
-      if (!showServerFields(form, e, t, FIELDS)) message.error(errorText(t, e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Modal
+    <FormDialog<SaveValues, SaveResult>
       open={open}
       title={t(item ? 'integrations:edit' : 'integrations:add')}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      confirmLoading={busy}
-      forceRender
-    >
-      <Form
-        form={form}
-        layout="vertical"
-        data-testid="integration-form"
-        // A field's refusal goes away as soon as it is changed.
-        onValuesChange={(changed: Record<string, unknown>) =>
-          form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })))
-        }
-      >
-        <Form.Item name="Name" label={t('integrations:name')} extra={t('integrations:nameHint')} required>
-          <Input
-            maxLength={64}
-            placeholder={t('integrations:namePlaceholder')}
-            autoComplete="off"
-            data-testid="integration-name"
-          />
-        </Form.Item>
-        <Form.Item
-          name="AccountId"
-          label={t('integrations:owner')}
-          extra={t('integrations:ownerHint')}
-          required
-        >
-          <AccountSelect />
-        </Form.Item>
-      </Form>
-    </Modal>
+      schema={schemas.saveIntegrationRequest}
+      initial={
+        item
+          ? { IntegrationId: item.IntegrationId, Name: item.Name, AccountId: item.AccountId }
+          : { Name: '', AccountId: me }
+      }
+      submit={(v) => call('/Integration/Save', v)}
+      // A new integration's token dialog says it was made.
+      successMessage={(r) => (r.Token ? false : t('integrations:saved'))}
+      onDone={(r) => (r.Token ? onCreated({ name: r.Item.Name, token: r.Token }) : undefined)}
+      invalidate={[KEY]}
+      onClose={onClose}
+      testId="integration-form"
+      fields={[
+        {
+          name: 'Name',
+          label: t('integrations:name'),
+          extra: t('integrations:nameHint'),
+          required: true,
+          input: (
+            <Input
+              maxLength={64}
+              placeholder={t('integrations:namePlaceholder')}
+              autoComplete="off"
+              data-testid="integration-name"
+            />
+          ),
+        },
+        {
+          name: 'AccountId',
+          label: t('integrations:owner'),
+          extra: t('integrations:ownerHint'),
+          required: true,
+          input: <AccountSelect />,
+        },
+      ]}
+    />
   );
 }
 
@@ -258,156 +218,117 @@ function TokenDialog({ issued, onClose }: { issued: Issued | null; onClose: () =
 
 export default function IntegrationsPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const mayEdit = useCan()('device.integration');
   const qc = useQueryClient();
-  const [search, setSearch] = useState<{ Name?: string }>({});
   const [editing, setEditing] = useState<{ item: Integration | null } | null>(null);
   const [issued, setIssued] = useState<Issued | null>(null);
-  const [switching, setSwitching] = useState<number | null>(null);
 
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
-
-  const toggle = async (r: Integration, on: boolean) => {
-    setSwitching(r.IntegrationId);
-    try {
-      await call('/Integration/Save', { IntegrationId: r.IntegrationId, Name: r.Name, Enabled: on });
-      message.success(t(on ? 'integrations:switchedOn' : 'integrations:switchedOff', { name: r.Name }));
-      await refresh();
-    } catch (e) {
-      message.error(errorText(t, e));
-    } finally {
-      setSwitching(null);
-    }
-  };
-
-  const rotate = async (r: Integration) => {
-    try {
-      const res = await call('/Integration/RotateToken', { IntegrationId: r.IntegrationId });
-      setIssued({ name: res.Item.Name, token: res.Token });
-    } catch (e) {
-      message.error(errorText(t, e));
-    }
-  };
-
-  const remove = async (r: Integration) => {
-    try {
-      await call('/Integration/Delete', { IntegrationIds: [r.IntegrationId] });
-      message.success(t('integrations:deleted', { name: r.Name }));
-      await refresh();
-    } catch (e) {
-      message.error(errorText(t, e));
-    }
-  };
+  const toggle = useAction(
+    (r: Integration, on: boolean) =>
+      call('/Integration/Save', { IntegrationId: r.IntegrationId, Name: r.Name, Enabled: on }),
+    {
+      success: (res) =>
+        t(res.Item.Enabled ? 'integrations:switchedOn' : 'integrations:switchedOff', { name: res.Item.Name }),
+      invalidate: [KEY],
+    },
+  );
 
   return (
-    <Card>
-      <Typography.Paragraph type="secondary">{t('integrations:intro')}</Typography.Paragraph>
-      <SearchForm<{ Name?: string }>
-        onSearch={setSearch}
-        fields={[
-          { name: 'Name', label: t('integrations:name'), input: <Input allowClear style={{ width: 220 }} /> },
-        ]}
-      />
-      <DataTable<Integration>
-        testId="integration-table"
-        queryKey={KEY}
-        params={search}
-        rowKey="IntegrationId"
-        fetch={(q, p) =>
-          call('/Integration/List', { PageNo: q.page, PageCount: q.pageSize, ...(p as { Name?: string }) })
-        }
-        toolbar={
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => setEditing({ item: null })}
-            data-testid="add-integration"
-          >
-            {t('integrations:add')}
-          </Button>
-        }
-        columns={[
-          {
-            key: 'Name',
-            title: t('integrations:name'),
-            render: (_, r) => (
-              <Typography.Text code data-testid={`integration-${r.Name}`}>
-                {r.Name}
-              </Typography.Text>
+    <ListPage<Integration, { Name?: string }>
+      testId="integration-table"
+      queryKey={KEY}
+      rowKey="IntegrationId"
+      header={<Typography.Paragraph type="secondary">{t('integrations:intro')}</Typography.Paragraph>}
+      search={[{ type: 'text', name: 'Name', label: t('integrations:name'), width: 220 }]}
+      fetch={(q) => call('/Integration/List', q)}
+      toolbar={[
+        {
+          key: 'add',
+          visible: mayEdit,
+          primary: true,
+          label: t('integrations:add'),
+          icon: <PlusOutlined />,
+          testId: 'add-integration',
+          onClick: () => setEditing({ item: null }),
+        },
+      ]}
+      actionsColumn={{ title: t('integrations:actions'), width: 300 }}
+      rowActions={(r) => [
+        {
+          key: 'edit',
+          visible: mayEdit,
+          label: t('integrations:action.edit'),
+          icon: <EditOutlined />,
+          onClick: () => setEditing({ item: r }),
+        },
+        rowAction({
+          key: 'rotate',
+          visible: mayEdit,
+          label: t('integrations:action.rotate'),
+          icon: <SyncOutlined />,
+          testId: `rotate-${r.Name}`,
+          confirm: t('integrations:confirmRotate', { name: r.Name }),
+          run: () => call('/Integration/RotateToken', { IntegrationId: r.IntegrationId }),
+          // The list is asked again when the token dialog closes.
+          invalidate: [],
+          onDone: (res) => setIssued({ name: res.Item.Name, token: res.Token }),
+        }),
+        {
+          key: 'delete',
+          visible: mayEdit,
+          label: t('integrations:action.delete'),
+          icon: <DeleteOutlined />,
+          danger: true,
+          testId: `delete-${r.Name}`,
+          confirm: t('integrations:confirmDelete', { name: r.Name }),
+          run: () => call('/Integration/Delete', { IntegrationIds: [r.IntegrationId] }),
+          success: t('integrations:deleted', { name: r.Name }),
+        },
+      ]}
+      columns={[
+        {
+          key: 'Name',
+          title: t('integrations:name'),
+          render: (_, r) => (
+            <Typography.Text code data-testid={`integration-${r.Name}`}>
+              {r.Name}
+            </Typography.Text>
+          ),
+        },
+        { key: 'AccountName', title: t('integrations:owner'), dataIndex: 'AccountName' },
+        {
+          key: 'Enabled',
+          title: t('integrations:enabled'),
+          width: 100,
+          render: (_, r) => (
+            <Switch
+              checked={r.Enabled}
+              disabled={!mayEdit}
+              loading={toggle.pending?.[0].IntegrationId === r.IntegrationId}
+              onChange={(on) => void toggle.run(r, on)}
+              data-testid={`enabled-${r.Name}`}
+            />
+          ),
+        },
+        {
+          key: 'CreatedAt',
+          title: t('integrations:createdAt'),
+          width: 180,
+          render: (_, r) => formatDateTime(r.CreatedAt),
+        },
+        {
+          key: 'LastUsedAt',
+          title: t('integrations:lastUsedAt'),
+          width: 180,
+          render: (_, r) =>
+            r.LastUsedAt ? (
+              formatDateTime(r.LastUsedAt)
+            ) : (
+              <Typography.Text type="secondary">{t('integrations:never')}</Typography.Text>
             ),
-          },
-          { key: 'AccountName', title: t('integrations:owner'), dataIndex: 'AccountName' },
-          {
-            key: 'Enabled',
-            title: t('integrations:enabled'),
-            width: 100,
-            render: (_, r) => (
-              <Switch
-                checked={r.Enabled}
-                loading={switching === r.IntegrationId}
-                onChange={(on) => void toggle(r, on)}
-                data-testid={`enabled-${r.Name}`}
-              />
-            ),
-          },
-          {
-            key: 'CreatedAt',
-            title: t('integrations:createdAt'),
-            width: 180,
-            render: (_, r) => formatDateTime(r.CreatedAt),
-          },
-          {
-            key: 'LastUsedAt',
-            title: t('integrations:lastUsedAt'),
-            width: 180,
-            render: (_, r) =>
-              r.LastUsedAt ? (
-                formatDateTime(r.LastUsedAt)
-              ) : (
-                <Typography.Text type="secondary">{t('integrations:never')}</Typography.Text>
-              ),
-          },
-          {
-            key: 'actions',
-            title: t('integrations:actions'),
-            width: 300,
-            render: (_, r) => (
-              <Space size={0}>
-                <Button
-                  type="link"
-                  size="small"
-                  icon={<EditOutlined />}
-                  onClick={() => setEditing({ item: r })}
-                >
-                  {t('integrations:action.edit')}
-                </Button>
-                <Popconfirm
-                  title={t('integrations:confirmRotate', { name: r.Name })}
-                  onConfirm={() => rotate(r)}
-                >
-                  <Button type="link" size="small" icon={<SyncOutlined />} data-testid={`rotate-${r.Name}`}>
-                    {t('integrations:action.rotate')}
-                  </Button>
-                </Popconfirm>
-                <Popconfirm
-                  title={t('integrations:confirmDelete', { name: r.Name })}
-                  onConfirm={() => remove(r)}
-                >
-                  <Button
-                    type="link"
-                    size="small"
-                    danger
-                    icon={<DeleteOutlined />}
-                    data-testid={`delete-${r.Name}`}
-                  >
-                    {t('integrations:action.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
-      />
+        },
+      ]}
+    >
       <IntegrationDialog
         open={editing !== null}
         item={editing?.item ?? null}
@@ -418,9 +339,9 @@ export default function IntegrationsPage() {
         issued={issued}
         onClose={() => {
           setIssued(null);
-          void refresh();
+          void qc.invalidateQueries({ queryKey: KEY });
         }}
       />
-    </Card>
+    </ListPage>
   );
 }

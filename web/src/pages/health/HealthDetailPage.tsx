@@ -16,6 +16,7 @@ import { errorText } from '../../i18n/errors';
 import { USER_DATA, userDataOptions } from '../../i18n/texts';
 import { useAlarmTypeName } from '../alarm/queries';
 import { echarts, hasChartData } from './charts';
+import { useCan } from '../../access/can';
 
 type View = 'day' | 'week' | 'month';
 type Measure = keyof Pick<HealthReadingRow, 'HeartRate' | 'Systolic' | 'Diastolic' | 'BodyTemp' | 'WristTemp' | 'BloodOxygen' | 'Hrv' | 'Steps' | 'Distance' | 'Calories' | 'Uv'>;
@@ -54,6 +55,7 @@ function Chart({ option, height = 260, testId, noData }: { option: object; heigh
 
 export default function HealthDetailPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const { message } = App.useApp();
   const typeName = useAlarmTypeName();
   const [params, setParams] = useSearchParams();
@@ -210,12 +212,16 @@ export default function HealthDetailPage() {
       {deviceSelect}
       <Segmented<View> value={view} onChange={setView} options={(['day', 'week', 'month'] as const).map((v) => ({ value: v, label: t(`health:view.${v}`) }))} />
       <DatePicker value={anchor} onChange={(d) => d && setAnchor(d)} picker={view === 'month' ? 'month' : view === 'week' ? 'week' : 'date'} allowClear={false} />
-      <Button icon={<HeartOutlined />} disabled={!data} onClick={() => void measure('hrtstart,1')}>
-        {t('health:measureHeart')}
-      </Button>
-      <Button icon={<ThunderboltOutlined />} disabled={!data} onClick={() => void measure('bphrtstart,1')}>
-        {t('health:measurePressure')}
-      </Button>
+      {can('device.command') && (
+        <Button icon={<HeartOutlined />} disabled={!data} onClick={() => void measure('hrtstart,1')}>
+          {t('health:measureHeart')}
+        </Button>
+      )}
+      {can('device.command') && (
+        <Button icon={<ThunderboltOutlined />} disabled={!data} onClick={() => void measure('bphrtstart,1')}>
+          {t('health:measurePressure')}
+        </Button>
+      )}
     </Space>
   );
   if (!imei && !id) {

@@ -12,6 +12,7 @@ import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { ExportButton } from '../../components/ExportButton';
+import { useCan } from '../../access/can';
 import { userDataCell } from '../../i18n/texts';
 
 interface Search {
@@ -24,6 +25,7 @@ const v = (x: number | null, digits = 0) => (x === null ? '—' : digits ? x.toF
 
 export default function HealthPage() {
   const { t } = useTranslation();
+  const can = useCan();
   const navigate = useNavigate();
   const [search, setSearch] = useState<Search>({});
   const devices = useQuery({ queryKey: ['health', 'devices'], queryFn: () => call('/health/HealthHasDataForUsers', {}) });
@@ -72,7 +74,9 @@ export default function HealthPage() {
           return { Total: r.Total, Items: r.Items.map((x) => ({ ...x, Time: x.Time, key: `${x.DeviceId}-${x.Time}` })) };
         }}
         toolbar={
-          <ExportButton path="/export/health-readings" body={filter} fileName={`${t('health:fileName')}.xlsx`} label={t('health:export')} testId="export-health" />
+          can('health.export') ? (
+            <ExportButton path="/export/health-readings" body={filter} fileName={`${t('health:fileName')}.xlsx`} label={t('health:export')} testId="export-health" />
+          ) : null
         }
         columns={[
           { key: 'Time', title: t('health:time'), dataIndex: 'Time', width: 170, fixed: 'left' },

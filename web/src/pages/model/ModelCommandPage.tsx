@@ -1,92 +1,142 @@
 // Commands (/model/command): code, name and details, per protocol.
 import { useState } from 'react';
-import { Button, Card, Form, Input, Select, type FormInstance } from 'antd';
+import { Form, Input, Select, type FormInstance } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { COMMAND_CODES, catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { USER_DATA, commandDetails, commandName } from '../../i18n/texts';
-import { DataTable } from '../../components/DataTable';
-import { SearchForm } from '../../components/SearchForm';
-import { EditDialog, RowActions } from './CatalogueEditor';
+import { FormDialog, ListPage } from '../../patterns';
+import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
+import { useCan } from '../../access/can';
 
 type Command = z.infer<typeof catalogue.commandSchema>;
-const KEY = ['model', 'commands'] as const;
+type CommandValues = z.input<typeof catalogue.saveCommandRequest>;
 
 export function useProtocols() {
-  return useQuery({ queryKey: ['model', 'protocols', 'all'], queryFn: () => call('/Command/deviceProtocolALL', {}), staleTime: 30_000 });
+  return useQuery({
+    queryKey: [...CATALOGUE_KEY, 'protocols', 'all'],
+    queryFn: () => call('/Command/deviceProtocolALL', {}),
+    staleTime: 30_000,
+  });
+}
+
+/** The protocols as choices of a select. */
+export function useProtocolOptions() {
+  const protocols = useProtocols();
+  return {
+    options: (protocols.data?.Items ?? []).map((p) => ({
+      value: p.ProtocolId,
+      label: `${p.Name} (${p.Code})`,
+    })),
+    loading: protocols.isLoading,
+  };
 }
 
 export default function ModelCommandPage() {
   const { t } = useTranslation();
-  const qc = useQueryClient();
-  const protocols = useProtocols();
-  const protocolOptions = (protocols.data?.Items ?? []).map((p) => ({ value: p.ProtocolId, label: `${p.Name} (${p.Code})` }));
-  const [search, setSearch] = useState<{ Keyword?: string; ProtocolId?: number }>({});
+  const mayEdit = useCan()('catalogue.edit');
+  const protocols = useProtocolOptions();
   const [editing, setEditing] = useState<{ item: Command | null } | null>(null);
+  const item = editing?.item;
   return (
-    <Card>
-      <SearchForm
-        onSearch={setSearch}
-        fields={[
-          { name: 'ProtocolId', label: t('model:protocol.title'), input: <Select allowClear style={{ width: 200 }} options={protocolOptions} /> },
-          { name: 'Keyword', label: t('model:keyword'), input: <Input allowClear style={{ width: 200 }} /> },
-        ]}
-      />
-      <DataTable<Command>
-        queryKey={KEY}
-        params={search}
-        rowKey="CommandId"
-        fetch={(q, p) => call('/Command/cmdCollectionForPaging', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
-        toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
-            {t('model:command.add')}
-          </Button>
-        }
-        columns={[
-          { key: 'Code', title: t('model:command.code'), dataIndex: 'Code', width: 200 },
-          { key: 'Name', title: t('model:command.name'), render: (_, c) => commandName(t, c.Code, c.Name), width: 180, onCell: (c) => (c.Name ? USER_DATA : {}) },
-          { key: 'Protocol', title: t('model:protocol.title'), dataIndex: 'Protocol', width: 120 },
-          { key: 'Type', title: t('model:command.type'), render: (_, c) => t(`model:commandTypes.${c.Type}`, { defaultValue: c.Type }), width: 110 },
-          { key: 'Details', title: t('model:command.details'), render: (_, c) => commandDetails(t, c.Code, c.Details), onCell: (c) => (c.Details ? USER_DATA : {}) },
-          { key: 'CreatedAt', title: t('model:createdAt'), render: (_, c) => formatDateTime(c.CreatedAt), width: 170 },
-          {
-            key: 'actions',
-            title: t('model:actions'),
-            width: 160,
-            render: (_, c) => (
-              <RowActions
-                name={commandName(t, c.Code, c.Name)}
-                onEdit={() => setEditing({ item: c })}
-                onDelete={async () => {
-                  await call('/Command/DelCommandDictionary', { CommandIds: [c.CommandId] });
-                  await qc.invalidateQueries({ queryKey: ['model'] });
-                }}
-              />
-            ),
-          },
-        ]}
-      />
-      <EditDialog
+    <ListPage<Command, { Keyword?: string; ProtocolId?: number }>
+      queryKey={[...CATALOGUE_KEY, 'commands']}
+      rowKey="CommandId"
+      search={[
+        {
+          type: 'select',
+          name: 'ProtocolId',
+          label: t('model:protocol.title'),
+          options: protocols.options,
+          loading: protocols.loading,
+        },
+        { type: 'text', name: 'Keyword', label: t('model:keyword') },
+      ]}
+      fetch={(q) => call('/Command/cmdCollectionForPaging', q)}
+      toolbar={[
+        {
+          key: 'add',
+          visible: mayEdit,
+          primary: true,
+          label: t('model:command.add'),
+          icon: <PlusOutlined />,
+          onClick: () => setEditing({ item: null }),
+        },
+      ]}
+      actionsColumn={{ title: t('model:actions'), width: 160 }}
+      rowActions={(c) =>
+        catalogueActions(t, {
+          visible: mayEdit,
+          name: commandName(t, c.Code, c.Name),
+          onEdit: () => setEditing({ item: c }),
+          remove: () => call('/Command/DelCommandDictionary', { CommandIds: [c.CommandId] }),
+        })
+      }
+      columns={[
+        { key: 'Code', title: t('model:command.code'), dataIndex: 'Code', width: 200 },
+        {
+          key: 'Name',
+          title: t('model:command.name'),
+          render: (_, c) => commandName(t, c.Code, c.Name),
+          width: 180,
+          onCell: (c) => (c.Name ? USER_DATA : {}),
+        },
+        { key: 'Protocol', title: t('model:protocol.title'), dataIndex: 'Protocol', width: 120 },
+        {
+          key: 'Type',
+          title: t('model:command.type'),
+          render: (_, c) => t(`model:commandTypes.${c.Type}`, { defaultValue: c.Type }),
+          width: 110,
+        },
+        {
+          key: 'Details',
+          title: t('model:command.details'),
+          render: (_, c) => commandDetails(t, c.Code, c.Details),
+          onCell: (c) => (c.Details ? USER_DATA : {}),
+        },
+        {
+          key: 'CreatedAt',
+          title: t('model:createdAt'),
+          render: (_, c) => formatDateTime(c.CreatedAt),
+          width: 170,
+        },
+      ]}
+    >
+      <FormDialog<CommandValues>
         open={editing !== null}
-        title={t(editing?.item ? 'model:command.edit' : 'model:command.add')}
+        title={t(item ? 'model:command.edit' : 'model:command.add')}
         schema={catalogue.saveCommandRequest}
-        fields={['ProtocolId', 'Code', 'Name', 'Details']}
-        initial={editing?.item ? { CommandId: editing.item.CommandId, ProtocolId: editing.item.ProtocolId, Code: editing.item.Code, Name: editing.item.Name, Details: editing.item.Details } : null}
-        save={(v) => call('/Command/SaveCommandDictionary', v as z.input<typeof catalogue.saveCommandRequest>)}
-        queryKey={['model']}
+        initial={
+          item
+            ? {
+                CommandId: item.CommandId,
+                ProtocolId: item.ProtocolId,
+                Code: item.Code,
+                Name: item.Name,
+                Details: item.Details,
+              }
+            : {}
+        }
+        submit={(v) => call('/Command/SaveCommandDictionary', v)}
+        invalidate={[CATALOGUE_KEY]}
         onClose={() => setEditing(null)}
-      >
-        {(form) => <CommandFields form={form} protocolOptions={protocolOptions} />}
-      </EditDialog>
-    </Card>
+        fields={(form) => <CommandFields form={form} protocolOptions={protocols.options} />}
+      />
+    </ListPage>
   );
 }
 
 /** The command's fields; its name and details show the catalogue's texts until an administrator types others. */
-function CommandFields({ form, protocolOptions }: { form: FormInstance; protocolOptions: { value: number; label: string }[] }) {
+function CommandFields({
+  form,
+  protocolOptions,
+}: {
+  form: FormInstance;
+  protocolOptions: { value: number; label: string }[];
+}) {
   const { t } = useTranslation();
   const code = Form.useWatch<string | undefined>('Code', form);
   return (
@@ -95,7 +145,10 @@ function CommandFields({ form, protocolOptions }: { form: FormInstance; protocol
         <Select options={protocolOptions} />
       </Form.Item>
       <Form.Item name="Code" label={t('model:command.code')} required>
-        <Select showSearch options={COMMAND_CODES.map((c) => ({ value: c, label: `${c} · ${commandName(t, c)}` }))} />
+        <Select
+          showSearch
+          options={COMMAND_CODES.map((c) => ({ value: c, label: `${c} · ${commandName(t, c)}` }))}
+        />
       </Form.Item>
       <Form.Item name="Name" label={t('model:command.name')} extra={t('model:command.overrideHint')}>
         <Input maxLength={64} placeholder={code ? commandName(t, code) : undefined} />

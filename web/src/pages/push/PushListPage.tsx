@@ -3,7 +3,6 @@
 import { useState } from 'react';
 import { Button, Card, Col, Form, Input, Radio, Row, Select, Tabs, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { pushAttemptSchema, savePushCompanyRequest, type PushCompany } from '@wt/contract';
 import type { z } from 'zod';
@@ -11,7 +10,9 @@ import { call } from '../../api/client';
 import { userDataCell } from '../../i18n/texts';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
-import { EditDialog, RowActions } from '../model/CatalogueEditor';
+import { FormDialog, RowActions } from '../../patterns';
+import { catalogueActions } from '../model/catalogueActions';
+import { useCan } from '../../access/can';
 
 const KEY = ['push'] as const;
 
@@ -19,7 +20,7 @@ type Attempt = z.infer<typeof pushAttemptSchema>;
 
 function Companies() {
   const { t } = useTranslation();
-  const qc = useQueryClient();
+  const mayEdit = useCan()('push.edit');
   const [search, setSearch] = useState<{ Keyword?: string }>({});
   const [editing, setEditing] = useState<{ item: PushCompany | null } | null>(null);
   return (
@@ -32,9 +33,11 @@ function Companies() {
         scrollX={1200}
         fetch={(q, p) => call('/Push/CompanyList', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
-            {t('push:add')}
-          </Button>
+          mayEdit && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })}>
+              {t('push:add')}
+            </Button>
+          )
         }
         columns={[
           { key: 'Name', title: t('push:name'), dataIndex: 'Name', width: 160, onCell: userDataCell },
@@ -50,31 +53,26 @@ function Companies() {
             title: t('push:actions'),
             width: 160,
             fixed: 'right',
-            render: (_, r) => (
+            render: (_, r) =>
+              mayEdit && (
               <RowActions
-                name={r.Name}
-                onEdit={() => setEditing({ item: r })}
-                onDelete={async () => {
-                  await call('/Push/DeleteCompany', { Id: r.Id });
-                  await qc.invalidateQueries({ queryKey: KEY });
-                }}
+                actions={catalogueActions(t, { name: r.Name, onEdit: () => setEditing({ item: r }), remove: () => call('/Push/DeleteCompany', { Id: r.Id }) })}
+                invalidate={[KEY]}
               />
             ),
           },
         ]}
       />
-      <EditDialog
+      <FormDialog
         open={editing !== null}
         width={640}
         title={t(editing?.item ? 'push:edit' : 'push:add')}
         schema={savePushCompanyRequest}
-        fields={['Name', 'PushModel', 'DefaultFormat', 'PushUrl', 'Effective', 'VerificationCode']}
         initial={editing?.item ? { ...editing.item } : { PushModel: 1, DefaultFormat: 1, Effective: 1 }}
-        save={(v) => call('/Push/SaveCompany', v as z.input<typeof savePushCompanyRequest>)}
-        queryKey={KEY}
+        submit={(v: z.input<typeof savePushCompanyRequest>) => call('/Push/SaveCompany', v)}
+        invalidate={[KEY]}
         onClose={() => setEditing(null)}
-      >
-        {() => (
+        fields={
           <>
             <Form.Item name="Name" label={t('push:name')} required>
               <Input maxLength={100} />
@@ -101,8 +99,8 @@ function Companies() {
               <Radio.Group options={[1, 2].map((v) => ({ value: v, label: t(`push:effectiveValues.${v}`) }))} />
             </Form.Item>
           </>
-        )}
-      </EditDialog>
+        }
+      />
     </>
   );
 }

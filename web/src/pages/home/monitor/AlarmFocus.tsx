@@ -18,6 +18,7 @@ import { useRealtime } from '../../../realtime/store';
 import { afterAlarmsConfirmed } from '../../alarm/confirm';
 import { ConfirmAlarmDialog } from '../../alarm/ConfirmAlarmDialog';
 import { ALARM_KEY, useAlarmTypeName } from '../../alarm/queries';
+import { useCan } from '../../../access/can';
 
 export interface MonitorFocus {
   deviceId: number;
@@ -70,6 +71,7 @@ export function AlarmSpot({ spot }: { spot: { lat: number; lon: number } }) {
 /** The unconfirmed alarms of the selected device, each confirmed with a remark. */
 export function DeviceAlarms({ deviceId, focused, onClose }: { deviceId: number; focused: boolean; onClose: () => void }) {
   const { t } = useTranslation('monitor');
+  const can = useCan();
   const { message } = App.useApp();
   const qc = useQueryClient();
   const typeName = useAlarmTypeName();
@@ -114,11 +116,15 @@ export function DeviceAlarms({ deviceId, focused, onClose }: { deviceId: number;
             <List.Item
               key={a.Id}
               data-alarm-id={a.Id}
-              actions={[
-                <Button key="confirm" type="primary" danger={a.Type === SOS_NOTIFICATION_TYPE} size="small" onClick={() => setConfirming(a)} data-testid="focus-confirm">
-                  {t('focus.confirm')}
-                </Button>,
-              ]}
+              actions={
+                can('alarm.confirm')
+                  ? [
+                      <Button key="confirm" type="primary" danger={a.Type === SOS_NOTIFICATION_TYPE} size="small" onClick={() => setConfirming(a)} data-testid="focus-confirm">
+                        {t('focus.confirm')}
+                      </Button>,
+                    ]
+                  : []
+              }
             >
               <List.Item.Meta
                 title={

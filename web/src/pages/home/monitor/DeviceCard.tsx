@@ -11,9 +11,11 @@ import { call } from '../../../api/client';
 import { CommandDialog } from './CommandDialog';
 import { RelativeTime } from './RelativeTime';
 import { USER_DATA } from '../../../i18n/texts';
+import { useCan } from '../../../access/can';
 
 export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: () => void }) {
   const { t } = useTranslation('monitor');
+  const can = useCan();
   const navigate = useNavigate();
   const [command, setCommand] = useState(false);
   const card = useQuery({
@@ -102,9 +104,11 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
             <Button size="small" onClick={() => go('/devices/history')}>
               {t('card.history')}
             </Button>
-            <Button size="small" onClick={() => setCommand(true)}>
-              {t('card.command')}
-            </Button>
+            {can('device.command') && (
+              <Button size="small" onClick={() => setCommand(true)} data-testid="card-command">
+                {t('card.command')}
+              </Button>
+            )}
             <Button size="small" onClick={() => go('/deviceFence')}>
               {t('card.fences')}
             </Button>

@@ -1,0 +1,28 @@
+// The row actions the three catalogue pages (models, protocols, commands) share: edit, and delete
+// after a confirmation naming the item. A change to one of them shows in the others (a protocol's
+// commands, a model's protocol): every catalogue list is asked again.
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import type { TFunction } from 'i18next';
+import type { RowAction } from '../../patterns';
+
+export const CATALOGUE_KEY = ['model'] as const;
+
+export function catalogueActions(
+  t: TFunction,
+  item: { name: string; onEdit: () => void; remove: () => Promise<unknown>; /** False when the user's set cannot change it. */ visible?: boolean },
+): RowAction[] {
+  return [
+    { key: 'edit', label: t('model:edit'), icon: <EditOutlined />, onClick: item.onEdit, visible: item.visible },
+    {
+      key: 'delete',
+      visible: item.visible,
+      label: t('model:delete'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      confirm: t('model:confirmDelete', { name: item.name }),
+      run: item.remove,
+      success: t('messages:device.deleted'),
+      invalidate: [CATALOGUE_KEY],
+    },
+  ];
+}

@@ -1,0 +1,45 @@
+// What the console offers by the user's permission set: the actions it may use, and the routes and
+// actions a set it writes may hold at most (never more than it holds itself).
+import { describe, expect, it } from 'vitest';
+import { ACTIONS, TREE_ROUTES } from '@wt/contract';
+import { canDo } from '../src/access/can';
+import { heldBy, withinHeld } from '../src/pages/account/roles/FunctionTree';
+
+describe('canDo', () => {
+  it('allows every action with *, the listed ones otherwise, and nothing before the user information', () => {
+    expect(canDo({ Permissions: ['*'] }, 'device.delete')).toBe(true);
+    expect(canDo({ Permissions: ['device.add'] }, 'device.add')).toBe(true);
+    expect(canDo({ Permissions: ['device.add'] }, 'device.delete')).toBe(false);
+    expect(canDo({ Permissions: [] }, 'device.add')).toBe(false);
+    expect(canDo(null, 'device.add')).toBe(false);
+  });
+});
+
+describe('heldBy', () => {
+  it('holds every route for the administrator, the role routes without a route list, else the list', () => {
+    const admin = heldBy({ ServerUserType: 3, routes: '', Permissions: ['*'] });
+    expect([...admin.routes]).toEqual(TREE_ROUTES);
+    expect(admin.actions.size).toBe(ACTIONS.length);
+
+    const editor = heldBy({ ServerUserType: 1, routes: '', Permissions: ['device.add'] });
+    expect(editor.routes.has('/devices/list')).toBe(true);
+    expect(editor.routes.has('/model/list')).toBe(false);
+    expect([...editor.actions]).toEqual(['device.add']);
+
+    // Hidden companions of a route list are not items of the tree.
+    const narrow = heldBy({ ServerUserType: 1, routes: '/,/deviceAlarm,/devices/list,/devices/detail', Permissions: [] });
+    expect([...narrow.routes]).toEqual(['/', '/devices/list']);
+  });
+});
+
+describe('withinHeld', () => {
+  const viewer = { ServerUserType: 10, routes: '/,/devices/list,/devices/detail', Permissions: [] as string[] };
+  it('offers only the sets that grant nothing more than the user holds', () => {
+    expect(withinHeld(viewer, { Routes: ['/devices/list'], Actions: [] })).toBe(true);
+    expect(withinHeld(viewer, { Routes: ['/devices/list'], Actions: ['device.add'] })).toBe(false);
+    expect(withinHeld(viewer, { Routes: ['/alarm/record'], Actions: [] })).toBe(false);
+    // A set by role is wider than a route list; every action is more than none.
+    expect(withinHeld(viewer, { Routes: [], Actions: [] })).toBe(false);
+    expect(withinHeld({ ...viewer, routes: '', Permissions: ['*'] }, { Routes: [], Actions: ['*'] })).toBe(true);
+  });
+});
