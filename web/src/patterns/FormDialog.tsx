@@ -88,17 +88,26 @@ export function renderFields(fields: FieldSpec[]): ReactNode {
 }
 
 export function FormDialog<Values extends object, R = unknown>(props: FormDialogProps<Values, R>) {
+  // Each opening gets a form of its own, made from the `initial` of that moment: nothing typed in
+  // an earlier opening (an "add" left with errors) comes back, and a caller's later render (a list
+  // refreshed under the dialog) changes neither the fields nor the keys sent with them.
+  const [opening, setOpening] = useState({ open: props.open, initial: props.initial, count: 0 });
+  if (opening.open !== props.open)
+    setOpening({
+      open: props.open,
+      initial: props.open ? props.initial : opening.initial,
+      count: opening.count + (props.open ? 1 : 0),
+    });
+  return <FormDialogBody<Values, R> key={opening.count} {...props} initial={opening.initial} />;
+}
+
+function FormDialogBody<Values extends object, R>(props: FormDialogProps<Values, R>) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm();
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
-  // The initial values of this opening: a caller's later render (a list refreshed under the
-  // dialog) changes neither the fields nor the keys sent with them.
-  const [opening, setOpening] = useState({ open: props.open, initial: props.initial });
-  if (opening.open !== props.open)
-    setOpening({ open: props.open, initial: props.open ? props.initial : opening.initial });
-  const initial = opening.open === props.open ? opening.initial : props.initial;
+  const initial = props.initial;
 
   const submit = async () => {
     // Every value set, rendered or not (the id, hidden keys), then what the fields hold now.
@@ -144,7 +153,7 @@ export function FormDialog<Values extends object, R = unknown>(props: FormDialog
       okText={props.okText}
       width={props.width ?? 560}
       maskClosable={false}
-      // The form is made anew at each opening, from the `initial` of that moment.
+      // The fields leave with the dialog (a picker stops asking the server).
       destroyOnHidden
     >
       {props.header}
