@@ -109,3 +109,11 @@ export async function visibleTexts(page: Page, root = 'body'): Promise<VisibleTe
 export async function cjkTexts(page: Page, root = 'body'): Promise<VisibleText[]> {
   return (await visibleTexts(page, root)).filter((t) => CJK.test(t.text));
 }
+
+/** Chooses an account in an owner picker (the account tree select) by searching its login name. */
+export async function pickAccount(page: Page, testId: string, loginName: string) {
+  const select = page.locator(`[data-testid="${testId}"]`);
+  await select.click();
+  await select.locator('input').fill(loginName);
+  await page.locator('.ant-select-dropdown:visible .ant-select-tree-treenode', { hasText: loginName }).first().click();
+}

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/src/index.js';
 import { writeXlsx } from '../server/src/lib/xlsx.js';
 import { launchBrowser, newContext, pngColours, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, closeOverlays, login, open } from './console.js';
+import { callApi, closeOverlays, login, open, pickAccount } from './console.js';
 
 const texts = (lang: string, ns: string) =>
   JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
@@ -157,7 +157,7 @@ describe('devices console', () => {
     await row.locator('.ant-checkbox-input').check();
     await page.locator('[data-testid="move-devices"]').click();
     const dialog = page.locator('.ant-modal', { hasText: zh.move.title });
-    await pickOption(page, 'account-select', 'clinic01');
+    await pickAccount(page, 'account-select', 'clinic01');
     await screenshot(page, 'devices-move-zh-CN');
     await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
     await dialog.waitFor({ state: 'hidden' });

@@ -276,6 +276,10 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Push/CompanyList': 'read',
   '/Push/SaveCompany': 'push.edit',
   '/Push/DeleteCompany': 'push.edit',
+  // Account administration beyond the console's calls.
+  '/user/moveAccount': 'account.move',
+  '/user/setAgentAuthorization': 'account.authorize',
+  '/user/agentAuthorize': 'account.authorize',
   // Operation log, platform info (white label), function switches.
   '/OperationLog/List': 'read',
   '/OperationLog/Export': 'log.export',

@@ -17,6 +17,7 @@ import { pushSchemas } from './push.js';
 import { monitorSchemas } from './monitor.js';
 import { commandSchemas } from './command-calls.js';
 import * as integration from './integration.js';
+import * as account from './account.js';
 import { permissionSchemas } from './permission.js';
 import * as oplog from './oplog.js';
 import * as platform from './platform.js';
@@ -106,6 +107,7 @@ const ALL_SCHEMAS = {
   ...monitorSchemas,
   ...commandSchemas,
   ...integration.integrationSchemas,
+  ...account.accountSchemas,
   ...permissionSchemas,
   ...oplog.oplogSchemas,
   ...platform.platformSchemas,
@@ -127,7 +129,7 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration, oplog, platform };
+export { device, person, group, fence, catalogue, role, integration, account, oplog, platform };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

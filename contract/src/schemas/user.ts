@@ -20,6 +20,8 @@ export const loginResponse = z.object({
   refreshToken: z.string(),
   ExpiresIn: z.number().describe('access token lifetime, seconds'),
   Item: z.object({ UserId: z.number(), LoginName: z.string() }),
+  /** The password was reset: it must be changed before anything else. */
+  MustChangePassword: z.boolean(),
 });
 
 export const refreshTokenRequest = z.object({
@@ -66,6 +68,9 @@ export const userInfoSchema = z.object({
   Language: z.string(),
   routes: z.string().describe('comma-separated permitted routes; empty means by role'),
   PermissionId: z.number().nullable(),
+  AgentAuthorized: z.boolean(),
+  /** The password was reset: it must be changed before anything else. */
+  MustChangePassword: z.boolean(),
   /** The actions of the account's permission set (contract permissions.ts), or ['*'] for every action. */
   Permissions: z.array(z.string()),
 });

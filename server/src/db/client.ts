@@ -75,15 +75,17 @@ export async function openDatabase(opts: {
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  // Trigram indexes (account search), as on PostgreSQL.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let client: InstanceType<typeof PGlite>;
   if (opts.dataDir === ':memory:' || !opts.dataDir) {
-    client = new PGlite({ parsers: { 20: (v: string) => Number(v) } });
+    client = new PGlite({ parsers: { 20: (v: string) => Number(v) }, extensions: { pg_trgm } });
   } else {
     const dir = path.resolve(opts.dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir, { parsers: { 20: (v: string) => Number(v) } });
+    client = new PGlite(dir, { parsers: { 20: (v: string) => Number(v) }, extensions: { pg_trgm } });
   }
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;

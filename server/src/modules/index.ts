@@ -20,12 +20,13 @@ import { healthCalls } from './health/routes.js';
 import { pushCalls } from './push/routes.js';
 import { integrationCalls } from './integration/routes.js';
 import { exportRoutes } from './alarm/export.js';
+import { accountCalls } from './account/routes.js';
+import { permissionCalls } from './permission/routes.js';
 import { brandIconRoutes, platformCalls } from './platform/routes.js';
 import { oplogCalls } from './oplog/routes.js';
-import { permissionCalls } from './permission/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...permissionCalls, ...platformCalls, ...oplogCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes];

@@ -118,6 +118,17 @@ export class DeviceDirectory {
     }
   }
 
+  /** An account moved with its subtree: its devices keep their owner, whose path changed. */
+  moved(e: { from: string; to: string }): void {
+    const seen = new Set<Entry>();
+    for (const entry of this.cache.values()) {
+      const ref = entry.ref;
+      if (!ref || seen.has(entry) || !ref.accountPath.startsWith(e.from)) continue;
+      seen.add(entry);
+      entry.ref = { ...ref, accountPath: e.to + ref.accountPath.slice(e.from.length) };
+    }
+  }
+
   private remember(identity: string, entry: Entry): void {
     this.cache.set(identity, entry);
     if (!entry.ref) return;

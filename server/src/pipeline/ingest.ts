@@ -7,6 +7,7 @@ import { toHex } from '@wt/protocols';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Bus } from '../realtime/bus.js';
+import { REALTIME_TOPICS, movedPath, type AccountsMovedEvent } from '../realtime/topics.js';
 import { DeviceDirectory, type DeviceRef } from './directory.js';
 import {
   TOPICS,
@@ -104,6 +105,15 @@ export class Ingest {
         (e) => {
           this.directory.invalidate(e);
           if (e.deviceId) this.refs.delete(e.deviceId);
+        },
+        { cluster: true },
+      ),
+      // Accounts are moved in whichever process serves the console; devices follow their owner's path.
+      this.deps.bus.subscribe<AccountsMovedEvent>(
+        REALTIME_TOPICS.accountsMoved,
+        (e) => {
+          this.directory.moved(e);
+          for (const [id, ref] of this.refs) if (ref.accountPath.startsWith(e.from)) this.refs.set(id, { ...ref, accountPath: movedPath(ref.accountPath, e) });
         },
         { cluster: true },
       ),

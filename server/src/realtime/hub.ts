@@ -10,7 +10,15 @@ import { REFRESH_NOTIFICATION_TYPE, type LiveDevice, type RealtimeMessage } from
 import type { AuthUser } from '../calls.js';
 import type { AppDeps } from '../deps.js';
 import { TOPICS, type PositionEvent, type StatusEvent } from '../pipeline/events.js';
-import { REALTIME_TOPICS, SESSION_ENDED_CLOSE, type AlarmRaisedEvent, type RefreshEvent, type SessionsEndedEvent } from './topics.js';
+import {
+  REALTIME_TOPICS,
+  SESSION_ENDED_CLOSE,
+  movedPath,
+  type AccountsMovedEvent,
+  type AlarmRaisedEvent,
+  type RefreshEvent,
+  type SessionsEndedEvent,
+} from './topics.js';
 
 /** How often pending device changes are sent; bounds the messages a console gets per second. */
 export const FLUSH_MS = 300;
@@ -53,6 +61,7 @@ export class RealtimeHub {
       bus.subscribe<AlarmRaisedEvent>(REALTIME_TOPICS.alarmRaised, (e) => this.onAlarm(e), cluster),
       bus.subscribe<RefreshEvent>(REALTIME_TOPICS.refresh, (e) => this.onRefresh(e), cluster),
       bus.subscribe<SessionsEndedEvent>(REALTIME_TOPICS.sessionsEnded, (e) => this.onSessionsEnded(e), cluster),
+      bus.subscribe<AccountsMovedEvent>(REALTIME_TOPICS.accountsMoved, (e) => this.onAccountsMoved(e), cluster),
     );
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();
@@ -82,6 +91,19 @@ export class RealtimeHub {
     set?.delete(client);
     if (set?.size === 0) this.byPath.delete(client.user.path);
     this.dirty.delete(client);
+  }
+
+  /** Consoles of a moved subtree keep their sockets and now hear their devices by the new path. */
+  private onAccountsMoved(e: AccountsMovedEvent): void {
+    const moving = [...this.byPath.entries()].filter(([p]) => p.startsWith(e.from));
+    for (const [, set] of moving) {
+      for (const c of [...set]) {
+        this.remove(c);
+        c.user = { ...c.user, path: movedPath(c.user.path, e) };
+        this.add(c);
+        if (c.pending.size) this.dirty.add(c);
+      }
+    }
   }
 
   private *audience(accountPath: string): Generator<Client> {

@@ -8,9 +8,23 @@ export const REALTIME_TOPICS = {
   refresh: 'realtime.refresh',
   /** Sessions ended (logout, password changed or reset): their open sockets are closed. */
   sessionsEnded: 'auth.sessions.ended',
+  /** An account moved with its subtree: every cached path starting with `from` now starts with `to`. */
+  accountsMoved: 'account.subtree.moved',
   /** An account's permission set, type, forced-password flag or parent changed, or a set changed. */
   accountsChanged: 'auth.accounts.changed',
 } as const;
+
+export interface AccountsMovedEvent {
+  accountId: number;
+  /** The moved account's path before ('/1/5/') and after ('/1/7/5/'). */
+  from: string;
+  to: string;
+}
+
+/** The path of an account of a moved subtree, after the move; unchanged outside it. */
+export function movedPath(path: string, e: Pick<AccountsMovedEvent, 'from' | 'to'>): string {
+  return path.startsWith(e.from) ? e.to + path.slice(e.from.length) : path;
+}
 
 export interface SessionsEndedEvent {
   accountId: number;

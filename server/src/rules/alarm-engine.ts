@@ -14,7 +14,7 @@ import type { QueryFn } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { alarmTypes } from '../db/schema/index.js';
 import { TOPICS, type AlarmEvent, type HealthEvent } from '../pipeline/events.js';
-import { REALTIME_TOPICS, type AlarmRaisedEvent } from '../realtime/topics.js';
+import { REALTIME_TOPICS, movedPath, type AccountsMovedEvent, type AlarmRaisedEvent } from '../realtime/topics.js';
 import { alarmTypeName, renderAlarmMessage } from '../modules/alarm/format.js';
 import type { AlarmKind, HealthReading } from '@wt/protocols';
 import {
@@ -145,6 +145,17 @@ export class AlarmEngine {
       }),
       bus.subscribe(ALARM_TOPICS.typesChanged, () => this.track(this.loadTypes()), { cluster: true }),
       bus.subscribe(ALARM_TOPICS.thresholdsChanged, () => this.thresholds.clear(), { cluster: true }),
+      // A moved subtree: its devices' owners have new paths, and inherit other thresholds.
+      bus.subscribe<AccountsMovedEvent>(
+        REALTIME_TOPICS.accountsMoved,
+        (e) => {
+          for (const [id, hit] of this.devices) {
+            if (hit.info?.accountPath.startsWith(e.from)) this.devices.set(id, { ...hit, info: { ...hit.info, accountPath: movedPath(hit.info.accountPath, e) } });
+          }
+          this.thresholds.clear();
+        },
+        { cluster: true },
+      ),
       ...this.sources.map((s) => s.subscribe((t) => this.track(this.onTransition(s.scope, t)))),
     );
     if (opts.offlineCheck !== false) {

@@ -60,7 +60,7 @@ export async function closeSheetReader() {
 type SheetRows = { status: 'ok'; rows: { row: number; cells: string[] }[] } | { status: 'noSheet' } | { status: 'tooManyRows' };
 
 /** The non-empty rows of the first sheet, read off the event loop; refuses what cannot be read. */
-async function readSheetRows(base64: string): Promise<{ row: number; cells: string[] }[]> {
+export async function readSheetRows(base64: string): Promise<{ row: number; cells: string[] }[]> {
   let r: SheetRows;
   try {
     r = (await sheetReader().run(

@@ -111,6 +111,7 @@ export async function login(ctx: CallContext, body: { LoginName: string; Passwor
     refreshToken: refresh,
     ExpiresIn: access.ttl,
     Item: { UserId: account.id, LoginName: account.loginName },
+    MustChangePassword: account.mustChangePassword,
   };
 }
 
@@ -186,6 +187,8 @@ export async function toUserInfo(ctx: CallContext, a: AccountRow): Promise<UserI
     Language: a.language,
     routes,
     PermissionId: a.permissionSetId,
+    AgentAuthorized: a.agentAuthorized,
+    MustChangePassword: a.mustChangePassword,
     Permissions: permissionList(grantsOf(a.userType, set)),
   };
 }
@@ -271,7 +274,12 @@ export async function changePassword(ctx: AuthedContext, body: { UserId?: number
   const [account] = await db.select().from(repo.accounts).where(eq(repo.accounts.id, ctx.user.id));
   if (!account) throw tokenInvalid();
   if (!(await verifyPassword(account.passwordHash, body.OldPass))) throw new AppError(State.BAD_REQUEST, 'auth.oldPasswordWrong');
-  await db.update(repo.accounts).set({ passwordHash: await hashPassword(body.NewPass), updatedAt: new Date() }).where(eq(repo.accounts.id, account.id));
+  await db
+    .update(repo.accounts)
+    .set({ passwordHash: await hashPassword(body.NewPass), mustChangePassword: false, updatedAt: new Date() })
+    .where(eq(repo.accounts.id, account.id));
+  // The forced change is done: the session no longer waits for it.
+  if (account.mustChangePassword) ctx.request.server.authenticator.invalidateAccount(account.id);
   // Other sessions end now; this one lives until the console logs out, which it does at once.
   await repo.revokeSessions(db, account.id, ctx.user.sessionId);
   ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: account.id, exceptSessionId: ctx.user.sessionId } satisfies SessionsEndedEvent);

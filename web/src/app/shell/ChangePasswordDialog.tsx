@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LOG_ACTIONS } from '@wt/contract';
@@ -11,7 +11,8 @@ import { useSession } from '../../stores/session';
 /** How long the success message stays before the logout (SPEC §8). */
 export const PASSWORD_CHANGED_MS = 2000;
 
-export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** `forced`: the password was reset and must be changed now: the dialog cannot be closed. */
+export function ChangePasswordDialog({ open, onClose, forced = false, notice }: { open: boolean; onClose: () => void; forced?: boolean; notice?: ReactNode }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<ChangePasswordValues>();
@@ -47,15 +48,21 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     <Modal
       title={t('shell:password.title')}
       open={open}
-      onCancel={onClose}
+      // Forced: the only other way out is to log out.
+      onCancel={forced ? () => void logout() : onClose}
+      closable={!forced}
+      keyboard={!forced}
+      maskClosable={false}
+      centered={forced}
       onOk={submit}
       confirmLoading={busy}
       okText={t('common:ok')}
-      cancelText={t('common:cancel')}
+      cancelText={forced ? t('shell:user.logout') : t('common:cancel')}
       destroyOnHidden
       afterClose={() => form.resetFields()}
       width={440}
     >
+      {notice}
       <Form form={form} layout="vertical" requiredMark autoComplete="off" preserve={false}>
         <Form.Item name="OldPass" label={t('shell:password.oldPassword')} rules={[rule('OldPass')]} required>
           <Input.Password placeholder={t('shell:password.oldPlaceholder')} autoComplete="current-password" />

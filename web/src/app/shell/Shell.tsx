@@ -14,6 +14,7 @@ import { NavigationProgress } from './NavigationProgress';
 import { preloadWhenIdle, viewsOf } from '../prefetch';
 import { RealtimeProvider } from '../../realtime/RealtimeProvider';
 import { FullScreenSpin } from '../../components/FullScreenSpin';
+import { ForcedPasswordChange } from '../../pages/account/accounts/ForcedPasswordChange';
 import { useApp, deviceOf } from '../../stores/app';
 import { useSession } from '../../stores/session';
 import { useSettings } from '../../stores/settings';
@@ -89,6 +90,8 @@ export default function Shell() {
   }, [title, site, t]);
 
   if (!token || !userInfo) return <FullScreenSpin tip={t('shell:user.loggingOut')} />;
+  // A reset password is changed before anything else.
+  if (userInfo.MustChangePassword) return <ForcedPasswordChange />;
 
   const siderWidth = mobile ? 0 : sidebarOpened ? LIMITS.sidebarWidth : SIDEBAR_COLLAPSED_WIDTH;
 
