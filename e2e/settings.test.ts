@@ -11,6 +11,7 @@ import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, 
 import { CJK, callApi, cjkTexts, login, open } from './console.js';
 
 type Texts = { platform: { saved: string }; calls: Record<string, string>; oplog: { success: string } };
+const routeTexts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'route.json'), 'utf8')) as Record<string, string>;
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'settings.json'), 'utf8')) as Texts;
 
 const TITLE = '东方关爱';
@@ -88,6 +89,8 @@ describe('platform settings and the operation log', () => {
     await page.locator('[data-testid="platform-title"]').fill(TITLE);
     await form.locator('input#PageTitle').fill(PAGE_TITLE);
     await page.locator('[data-testid="platform-key"]').fill(KEY);
+    // Device roles are hidden from the agent's customers.
+    await page.locator('[data-testid="platform-menus"] .ant-tree-treenode', { hasText: routeTexts('zh-CN').deviceRoles! }).locator('.ant-tree-checkbox').click();
     await page.locator('[data-testid="platform-save"]').click();
     await page.locator('.ant-message-success', { hasText: zh.platform.saved }).waitFor({ timeout: 15_000 });
     // The agent itself now shows its brand.
@@ -104,6 +107,8 @@ describe('platform settings and the operation log', () => {
     await expect(row.innerText()).resolves.toContain(zh.oplog.success);
     const api = await callApi(page, server.url, '/OperationLog/List', { Call: '/Platform/Save' });
     expect(api.Items[0]).toMatchObject({ LoginName: 'agent01', State: 0, Object: expect.stringContaining(KEY) });
+    const info = await callApi(page, server.url, '/Platform/Info', {});
+    expect(info.Own.HiddenMenus).toEqual(['/devices/roles']);
     expect(errors).toEqual([]);
   });
 
@@ -158,6 +163,11 @@ describe('platform settings and the operation log', () => {
     await page.waitForFunction((t) => document.title.endsWith(t), PAGE_TITLE);
     await settled(page);
     await screenshot(page, 'setting-subaccount-brand-en');
+    // The menu the agent hides is not in its customer's sidebar; the rest of the group is.
+    const en = routeTexts('en');
+    await page.locator('.ant-menu-submenu-title', { hasText: en.devices! }).click();
+    await page.locator('.ant-menu-item', { hasText: en.deviceList! }).waitFor();
+    expect(await page.locator('.ant-menu-item', { hasText: en.deviceRoles! }).count()).toBe(0);
     // An English page with the brand's Chinese title: the title is user data, nothing else is Chinese.
     const foreign = (await cjkTexts(page, '.ant-layout-sider')).filter((t) => CJK.test(t.text));
     expect(foreign).toEqual([]);

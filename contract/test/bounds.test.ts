@@ -23,7 +23,7 @@ import {
 const requests = Object.entries(SCHEMAS as Record<string, { request: z.ZodType }>).map(([path, s]) => ({ path, request: s.request }));
 
 /** Texts that carry files, bounded by their own larger limits. */
-const FILE_FIELDS = new Set(['/Device/batchDevicesCreateUserByExcel Content', '/Person/SavePersonProfile Avatar', '/Person/batchUpdatePerson Avatar', '/Platform/UploadIcon Data']);
+const FILE_FIELDS = new Set(['/Device/batchDevicesCreateUserByExcel Content', '/Person/SavePersonProfile Avatar', '/Person/batchUpdatePerson Avatar', '/Platform/UploadIcon Data', '/user/agentAuthorize Content']);
 
 
 function isNumeric(leaf: z.ZodType): boolean {

@@ -94,6 +94,7 @@ export const savePlatformRequest = z.object({
   isShowMapLabel: flag12.optional(),
   switchFunctionSendCmd: flag12.optional(),
 });
+export type SavePlatformBody = z.output<typeof savePlatformRequest>;
 export const savePlatformResponse = platformInfoResponse;
 
 export const uploadIconRequest = z.object({

@@ -1,9 +1,11 @@
 // White label: the brand an account shows (its own platform info, else the nearest one above it)
 // in the sidebar and the browser tab, the menus the brands above it hide, and the brand the login
 // page shows when opened as /login?platform=<key> or on a brand's host name.
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../api/client';
 import { useSession } from '../stores/session';
+import type { ResolvedRoute } from '../access';
 
 /** Query key of an account's platform info (saving it invalidates this prefix). */
 export const PLATFORM_INFO_KEY = 'platformInfo';
@@ -29,7 +31,7 @@ export function useEffectiveBrand() {
 /** Menu routes hidden from this account by the brands above it. */
 export function useHiddenMenus(): ReadonlySet<string> {
   const hidden = usePlatformInfo().data?.HiddenMenus;
-  return new Set(hidden ?? []);
+  return useMemo(() => new Set(hidden ?? []), [hidden]);
 }
 
 /** The brand of the login page: by the `platform` key of its address, else by the host name it is served on. */
@@ -40,4 +42,23 @@ export function useLoginBrand(key: string | null) {
     staleTime: 10 * 60_000,
     retry: false,
   });
+}
+
+/**
+ * The routes without those a brand above hides, at any depth; a group whose pages are all hidden
+ * goes too.
+ */
+export function withoutHidden(routes: ResolvedRoute[], hidden: ReadonlySet<string>): ResolvedRoute[] {
+  if (hidden.size === 0) return routes;
+  const out: ResolvedRoute[] = [];
+  for (const r of routes) {
+    if (hidden.has(r.fullPath)) continue;
+    if (!r.children?.length) {
+      out.push(r);
+      continue;
+    }
+    const children = withoutHidden(r.children, hidden);
+    if (children.some((c) => !c.hidden)) out.push({ ...r, children });
+  }
+  return out;
 }

@@ -176,8 +176,9 @@ export async function prune(db: Db, days: number, batch = PRUNE_BATCH_ROWS): Pro
 }
 
 const PRUNE_EVERY_MS = 3600 * 1000;
+const PRUNE_FIRST_MS = 60 * 1000;
 
-/** Prunes the operation log at start and every hour (OPERATION_LOG_RETENTION_DAYS; 0 keeps everything). */
+/** Prunes the operation log a minute after start and every hour (OPERATION_LOG_RETENTION_DAYS; 0 keeps everything). */
 export const oplogRetentionService: Service = {
   name: 'operation-log-retention',
   roles: ['worker'],
@@ -190,10 +191,13 @@ export const oplogRetentionService: Service = {
         .then((n) => n && deps.log.info({ removed: n, days }, 'operation log pruned'))
         .catch((err) => deps.log.error({ err }, 'pruning the operation log failed'));
     };
-    run();
+    // The first run waits for the start to settle (recovery, the engines' first work), then every hour.
+    const first = setTimeout(run, PRUNE_FIRST_MS);
+    first.unref();
     const timer = setInterval(run, PRUNE_EVERY_MS);
     timer.unref();
     return async () => {
+      clearTimeout(first);
       clearInterval(timer);
       await running;
     };

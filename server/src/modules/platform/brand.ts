@@ -3,7 +3,7 @@
 // every account below its owner (not from the owner, which could otherwise hide its own settings).
 // A brand's key (`/login?platform=<key>`) and host name open the login page with its title and icon.
 import { eq, inArray, sql } from 'drizzle-orm';
-import { allRoutePaths, type Brand, type PlatformInfo } from '@wt/contract';
+import { allRoutePaths, type Brand, type PlatformInfo, type SavePlatformBody } from '@wt/contract';
 import type { AuthedContext, CallContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { accounts, platformBrands } from '../../db/schema/index.js';
@@ -76,22 +76,8 @@ export async function info(ctx: AuthedContext, body: { UserId?: number }) {
 
 const MENU_PATHS = new Set(allRoutePaths());
 
-export interface SaveBody {
-  UserId?: number;
-  Title: string;
-  PageTitle: string;
-  CompanyName: string;
-  Phone: string;
-  Email: string;
-  Address: string;
-  Key: string;
-  HostName: string;
-  HiddenMenus: string[];
-  isShowMapLabel?: 1 | 2;
-  switchFunctionSendCmd?: 1 | 2;
-}
 
-export async function save(ctx: AuthedContext, body: SaveBody) {
+export async function save(ctx: AuthedContext, body: SavePlatformBody) {
   const db = ctx.deps.database.db;
   const account = await accountInScope(db, ctx.user, body.UserId);
   body.HiddenMenus.forEach((route, i) => {

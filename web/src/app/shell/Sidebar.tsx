@@ -9,7 +9,7 @@ import { useSession } from '../../stores/session';
 import { useSettings } from '../../stores/settings';
 import { preloadPath } from '../prefetch';
 import logoUrl from '../logo.svg';
-import { useEffectiveBrand, useHiddenMenus } from '../brand';
+import { useEffectiveBrand, useHiddenMenus, withoutHidden } from '../brand';
 
 type Item = Required<MenuProps>['items'][number];
 
@@ -59,7 +59,7 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   const brand = useEffectiveBrand();
   const hidden = useHiddenMenus();
   const title = brand?.Title || pageName || t('common:appShortName');
-  const menu = useMemo(() => buildMenu(hidden.size ? permitted.filter((r) => !hidden.has(r.fullPath)) : permitted), [permitted, hidden]);
+  const menu = useMemo(() => buildMenu(withoutHidden(permitted, hidden)), [permitted, hidden]);
   const items = useMemo(() => toItems(menu, t), [menu, t]);
 
   // The active item: the page itself, or for a hidden page its nearest listed ancestor group.

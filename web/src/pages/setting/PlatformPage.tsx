@@ -7,7 +7,7 @@ import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Switch, Tooltip
 import type { DataNode } from 'antd/es/tree';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PROTECTED_ROUTES, BRAND_ICON_MAX_BYTES, joinPath, savePlatformRequest, type RouteDef } from '@wt/contract';
+import { PROTECTED_ROUTES, BRAND_ICON_MAX_BYTES, joinPath, savePlatformRequest, type RouteDef, type SavePlatformBody } from '@wt/contract';
 import { call } from '../../api/client';
 import { PLATFORM_INFO_KEY, usePlatformInfo } from '../../app/brand';
 import logoUrl from '../../app/logo.svg';
@@ -17,20 +17,14 @@ import { errorText } from '../../i18n/errors';
 import { putIssues, serverIssues, useAction } from '../../patterns';
 import { USER_INFO_KEY } from '../../session/auth';
 import { useSession } from '../../stores/session';
+import { AccountSelect } from '../devices/dialogs/AccountSelect';
 import './settings.css';
 
-interface Values {
-  Title: string;
-  PageTitle: string;
-  CompanyName: string;
-  Phone: string;
-  Email: string;
-  Address: string;
-  Key: string;
-  HostName: string;
+/** The form's values: the save call's fields, with the two switches as booleans. */
+type Values = Omit<SavePlatformBody, 'UserId' | 'HiddenMenus' | 'isShowMapLabel' | 'switchFunctionSendCmd'> & {
   isShowMapLabel: boolean;
   switchFunctionSendCmd: boolean;
-}
+};
 
 const validate = schemaValidator<Values>(savePlatformRequest);
 
@@ -38,9 +32,14 @@ const validate = schemaValidator<Values>(savePlatformRequest);
 function menuTree(routes: RouteDef[], t: (k: string) => string, base = ''): DataNode[] {
   const out: DataNode[] = [];
   for (const r of routes) {
-    if (r.hidden || !r.meta?.title || /^https?:/.test(r.path)) continue;
+    if (r.hidden || /^https?:/.test(r.path)) continue;
     const full = base ? joinPath(base, r.path) : r.path;
     const children = r.children ? menuTree(r.children, t, full) : [];
+    // A group without a title of its own (the home pages) shows its pages in its place.
+    if (!r.meta?.title) {
+      out.push(...children);
+      continue;
+    }
     out.push({ key: full, title: t(`route:${r.meta.title}`), children: children.length ? children : undefined });
   }
   return out;
@@ -62,14 +61,28 @@ export default function PlatformPage() {
   const can = useCan();
   const editable = can('platform.edit');
   const userInfo = useSession((s) => s.userInfo);
-  const info = usePlatformInfo();
+  // The account whose platform is edited: one's own, or one of the subtree.
+  const [accountId, setAccountId] = useState<number | undefined>(undefined);
+  const target = accountId ?? userInfo?.UserId;
+  const self = target === userInfo?.UserId;
+  const info = usePlatformInfo(target);
   const [form] = Form.useForm<Values>();
   const [hidden, setHidden] = useState<string[]>([]);
   const [icon, setIcon] = useState<string>('');
   const [uploading, setUploading] = useState(false);
   const tree = useMemo(() => menuTree(PROTECTED_ROUTES, t), [t]);
-  // A service is granted from above: only the root account turns its own.
+  // Batch command is a service: granted from above (the root account turns its own), with
+  // function.edit, never beyond what one's own account has.
   const root = userInfo?.ParentId === null;
+  const batchReason = self
+    ? root
+      ? null
+      : t('functions.grantedFromAbove')
+    : !can('function.edit')
+      ? t('functions.needFunctionEdit')
+      : !root && userInfo?.switchFunctionSendCmd !== 1 && info.data?.switchFunctionSendCmd !== 1
+        ? t('functions.notHeld')
+        : null;
 
   const data = info.data;
   useEffect(() => {
@@ -95,6 +108,7 @@ export default function PlatformPage() {
     (v: Values) =>
       call('/Platform/Save', {
         ...v,
+        UserId: target,
         HiddenMenus: hidden,
         isShowMapLabel: v.isShowMapLabel ? 1 : 2,
         switchFunctionSendCmd: v.switchFunctionSendCmd ? 1 : 2,
@@ -105,7 +119,7 @@ export default function PlatformPage() {
       // The label switch changes how the monitor draws at once.
       onDone: (r) => {
         const u = useSession.getState().userInfo;
-        if (u) useSession.getState().setUserInfo({ ...u, isShowMapLabel: r.isShowMapLabel, switchFunctionSendCmd: r.switchFunctionSendCmd });
+        if (u && self) useSession.getState().setUserInfo({ ...u, isShowMapLabel: r.isShowMapLabel, switchFunctionSendCmd: r.switchFunctionSendCmd });
       },
       onError: (err) => {
         const left = putIssues(form, serverIssues(err), t);
@@ -121,7 +135,7 @@ export default function PlatformPage() {
     }
     setUploading(true);
     try {
-      const r = await call('/Platform/UploadIcon', { FileName: file.name, Data: await readDataUrl(file) });
+      const r = await call('/Platform/UploadIcon', { UserId: target, FileName: file.name, Data: await readDataUrl(file) });
       setIcon(r.IconUrl);
       void message.success(t('platform.iconSaved'));
       await qc.invalidateQueries({ queryKey: [PLATFORM_INFO_KEY] });
@@ -139,6 +153,14 @@ export default function PlatformPage() {
 
   return (
     <Card className="wt-settings-page" loading={info.isLoading} data-testid="platform-page">
+      {editable && (
+        <Space style={{ marginBottom: 16 }} wrap>
+          <Typography.Text>{t('functions.account')}</Typography.Text>
+          <div style={{ width: 260 }}>
+            <AccountSelect value={target} onChange={(v) => setAccountId(v)} />
+          </div>
+        </Space>
+      )}
       {!editable && <Alert type="info" showIcon message={t('platform.readOnly')} style={{ marginBottom: 16 }} />}
       {inherited && !data?.Own && (
         <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('platform.inherits', { title: inherited.Title || inherited.OwnerLoginName, account: inherited.OwnerLoginName })} />
@@ -203,9 +225,9 @@ export default function PlatformPage() {
               <Form.Item name="isShowMapLabel" label={t('platform.deviceLabels')} valuePropName="checked" tooltip={t('platform.deviceLabelsHint')}>
                 <Switch />
               </Form.Item>
-              <Tooltip title={root ? undefined : t('functions.grantedFromAbove')}>
+              <Tooltip title={batchReason}>
                 <Form.Item name="switchFunctionSendCmd" label={t('functions.switchFunctionSendCmd')} valuePropName="checked">
-                  <Switch disabled={!editable || !root} />
+                  <Switch disabled={!editable || !!batchReason} />
                 </Form.Item>
               </Tooltip>
             </Space>
