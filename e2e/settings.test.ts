@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
 import { CJK, callApi, cjkTexts, login, open } from './console.js';
 
-type Texts = { platform: { saved: string }; calls: Record<string, string>; oplog: { success: string } };
+type Texts = { platform: { saved: string }; calls: Record<string, string>; oplog: { success: string }; logs: { tab: string; actions: Record<string, string> } };
 const routeTexts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'route.json'), 'utf8')) as Record<string, string>;
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'settings.json'), 'utf8')) as Texts;
 
@@ -148,6 +148,11 @@ describe('platform settings and the operation log', () => {
     await expect(row.innerText()).resolves.toContain(en.oplog.success);
     await settled(page);
     await screenshot(page, 'setting-oplog-row-en');
+    // The login log, the other tab: the agent's own login.
+    await page.locator('.ant-tabs-tab', { hasText: en.logs.tab }).click();
+    await page.locator('[data-testid="login-log"] tbody tr.ant-table-row', { hasText: en.logs.actions['1001']! }).first().waitFor({ timeout: 15_000 });
+    await settled(page);
+    await screenshot(page, 'setting-loginlog-en');
   });
 
   it('gives the agent’s sub-account the agent’s title, and the login page of the agent’s link its brand', { timeout: 90_000 }, async () => {
