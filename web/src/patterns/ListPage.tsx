@@ -194,21 +194,19 @@ export function ListPage<Row extends object, Search extends object = Record<stri
           return (
             <ActionButton
               key={e.key}
+              action={{
+                ...e,
+                label:
+                  e.batch && selection.keys.length ? (
+                    <>
+                      {e.label} ({selection.keys.length})
+                    </>
+                  ) : (
+                    e.label
+                  ),
+                disabled: e.disabled || (e.batch && !selection.keys.length),
+              }}
               type={e.primary ? 'primary' : 'default'}
-              label={
-                e.batch && selection.keys.length ? (
-                  <>
-                    {e.label} ({selection.keys.length})
-                  </>
-                ) : (
-                  e.label
-                )
-              }
-              icon={e.icon}
-              danger={e.danger}
-              disabled={e.disabled || (e.batch && !selection.keys.length)}
-              title={e.title}
-              testId={e.testId}
               confirm={confirm}
               loading={running === busyKey}
               onPress={() =>

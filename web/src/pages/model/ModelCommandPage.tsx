@@ -1,15 +1,14 @@
 // Commands (/model/command): code, name and details, per protocol.
 import { useState } from 'react';
 import { Form, Input, Select, type FormInstance } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { COMMAND_CODES, catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { USER_DATA, commandDetails, commandName } from '../../i18n/texts';
-import { FormDialog, ListPage } from '../../patterns';
-import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
+import { FormDialog, ListPage, addAction } from '../../patterns';
+import { CATALOGUE_KEY, catalogueActions, catalogueSearch } from './catalogueActions';
 
 type Command = z.infer<typeof catalogue.commandSchema>;
 type CommandValues = z.input<typeof catalogue.saveCommandRequest>;
@@ -43,26 +42,9 @@ export default function ModelCommandPage() {
     <ListPage<Command, { Keyword?: string; ProtocolId?: number }>
       queryKey={[...CATALOGUE_KEY, 'commands']}
       rowKey="CommandId"
-      search={[
-        {
-          type: 'select',
-          name: 'ProtocolId',
-          label: t('model:protocol.title'),
-          options: protocols.options,
-          loading: protocols.loading,
-        },
-        { type: 'text', name: 'Keyword', label: t('model:keyword') },
-      ]}
+      search={catalogueSearch(t, protocols)}
       fetch={(q) => call('/Command/cmdCollectionForPaging', q)}
-      toolbar={[
-        {
-          key: 'add',
-          primary: true,
-          label: t('model:command.add'),
-          icon: <PlusOutlined />,
-          onClick: () => setEditing({ item: null }),
-        },
-      ]}
+      toolbar={[addAction(t('model:command.add'), () => setEditing({ item: null }))]}
       actionsColumn={{ title: t('model:actions'), width: 160 }}
       rowActions={(c) =>
         catalogueActions(t, {

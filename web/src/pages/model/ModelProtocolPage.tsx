@@ -1,13 +1,12 @@
 // Protocols (/model/protocol): code, name, command list, description.
 import { useState } from 'react';
 import { Input, Space, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { catalogue, formatDateTime } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { USER_DATA, commandName, userDataCell } from '../../i18n/texts';
-import { FormDialog, ListPage } from '../../patterns';
+import { FormDialog, ListPage, addAction } from '../../patterns';
 import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
 
 type Protocol = z.infer<typeof catalogue.protocolSchema>;
@@ -23,15 +22,7 @@ export default function ModelProtocolPage() {
       rowKey="ProtocolId"
       search={[{ type: 'text', name: 'Keyword', label: t('model:keyword') }]}
       fetch={(q) => call('/Command/protocolForPaging', q)}
-      toolbar={[
-        {
-          key: 'add',
-          primary: true,
-          label: t('model:protocol.add'),
-          icon: <PlusOutlined />,
-          onClick: () => setEditing({ item: null }),
-        },
-      ]}
+      toolbar={[addAction(t('model:protocol.add'), () => setEditing({ item: null }))]}
       actionsColumn={{ title: t('model:actions'), width: 160 }}
       rowActions={(p) =>
         catalogueActions(t, {

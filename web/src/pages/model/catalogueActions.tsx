@@ -3,7 +3,7 @@
 // commands, a model's protocol): every catalogue list is asked again.
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
-import type { RowAction } from '../../patterns';
+import type { RowAction, SearchSpec } from '../../patterns';
 
 export const CATALOGUE_KEY = ['model'] as const;
 
@@ -23,5 +23,22 @@ export function catalogueActions(
       success: t('messages:device.deleted'),
       invalidate: [CATALOGUE_KEY],
     },
+  ];
+}
+
+/** The search of the model and command lists: by protocol and by a keyword. */
+export function catalogueSearch(
+  t: TFunction,
+  protocols: { options: { value: number; label: string }[]; loading: boolean },
+): SearchSpec[] {
+  return [
+    {
+      type: 'select',
+      name: 'ProtocolId',
+      label: t('model:protocol.title'),
+      options: protocols.options,
+      loading: protocols.loading,
+    },
+    { type: 'text', name: 'Keyword', label: t('model:keyword') },
   ];
 }
