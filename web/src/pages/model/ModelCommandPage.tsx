@@ -3,12 +3,12 @@ import { useState } from 'react';
 import { Form, Input, Select, type FormInstance } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { COMMAND_CODES, catalogue, formatDateTime } from '@wt/contract';
+import { COMMAND_CODES, catalogue } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { USER_DATA, commandDetails, commandName } from '../../i18n/texts';
 import { FormDialog, ListPage, addAction } from '../../patterns';
-import { CATALOGUE_KEY, catalogueActions, catalogueSearch } from './catalogueActions';
+import { CATALOGUE_KEY, catalogueActions, catalogueSearch, createdAtColumn } from './catalogueActions';
 
 type Command = z.infer<typeof catalogue.commandSchema>;
 type CommandValues = z.input<typeof catalogue.saveCommandRequest>;
@@ -75,12 +75,7 @@ export default function ModelCommandPage() {
           render: (_, c) => commandDetails(t, c.Code, c.Details),
           onCell: (c) => (c.Details ? USER_DATA : {}),
         },
-        {
-          key: 'CreatedAt',
-          title: t('model:createdAt'),
-          render: (_, c) => formatDateTime(c.CreatedAt),
-          width: 170,
-        },
+        createdAtColumn(t),
       ]}
     >
       <FormDialog<CommandValues>

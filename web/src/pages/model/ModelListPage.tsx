@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { Checkbox, Col, Form, Input, Popover, Row, Select, Space, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { catalogue, formatDateTime } from '@wt/contract';
+import { catalogue } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { commandName, userDataCell } from '../../i18n/texts';
 import { FormDialog, ListPage, addAction } from '../../patterns';
-import { CATALOGUE_KEY, catalogueActions, catalogueSearch } from './catalogueActions';
+import { CATALOGUE_KEY, catalogueActions, catalogueSearch, createdAtColumn } from './catalogueActions';
 import { useProtocolOptions } from './ModelCommandPage';
 
 type Model = z.infer<typeof catalogue.modelSchema>;
@@ -133,12 +133,7 @@ export default function ModelListPage() {
           width: 260,
         },
         { key: 'DeviceCount', title: t('model:model.devices'), dataIndex: 'DeviceCount', width: 70 },
-        {
-          key: 'CreatedAt',
-          title: t('model:createdAt'),
-          render: (_, m) => formatDateTime(m.CreatedAt),
-          width: 170,
-        },
+        createdAtColumn(t),
       ]}
     >
       <FormDialog<ModelValues>

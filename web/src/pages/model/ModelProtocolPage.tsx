@@ -2,12 +2,12 @@
 import { useState } from 'react';
 import { Input, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { catalogue, formatDateTime } from '@wt/contract';
+import { catalogue } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { USER_DATA, commandName, userDataCell } from '../../i18n/texts';
 import { FormDialog, ListPage, addAction } from '../../patterns';
-import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
+import { CATALOGUE_KEY, catalogueActions, createdAtColumn } from './catalogueActions';
 
 type Protocol = z.infer<typeof catalogue.protocolSchema>;
 type ProtocolValues = z.input<typeof catalogue.saveProtocolRequest>;
@@ -49,12 +49,7 @@ export default function ModelProtocolPage() {
         },
         { key: 'Description', title: t('model:description'), dataIndex: 'Description', onCell: userDataCell },
         { key: 'ModelCount', title: t('model:protocol.models'), dataIndex: 'ModelCount', width: 90 },
-        {
-          key: 'CreatedAt',
-          title: t('model:createdAt'),
-          render: (_, p) => formatDateTime(p.CreatedAt),
-          width: 170,
-        },
+        createdAtColumn(t),
       ]}
     >
       <FormDialog<ProtocolValues>

@@ -3,6 +3,8 @@
 // commands, a model's protocol): every catalogue list is asked again.
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
+import type { ColumnType } from 'antd/es/table';
+import { formatDateTime } from '@wt/contract';
 import type { RowAction, SearchSpec } from '../../patterns';
 
 export const CATALOGUE_KEY = ['model'] as const;
@@ -41,4 +43,14 @@ export function catalogueSearch(
     },
     { type: 'text', name: 'Keyword', label: t('model:keyword') },
   ];
+}
+
+/** The creation time column of the catalogue lists. */
+export function createdAtColumn<Row extends { CreatedAt: string }>(t: TFunction): ColumnType<Row> {
+  return {
+    key: 'CreatedAt',
+    title: t('model:createdAt'),
+    render: (_, r) => formatDateTime(r.CreatedAt),
+    width: 170,
+  };
 }
