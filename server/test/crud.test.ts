@@ -6,27 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { State } from '@wt/contract';
 import { deviceRoles, devices } from '../src/db/schema/index.js';
-import { scopedCrud } from '../src/lib/crud.js';
+// The device roles' own scoped rows, each with its device count.
+import { roles } from '../src/modules/role/routes.js';
 import { AppError } from '../src/lib/errors.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
-
-const roles = scopedCrud({
-  table: deviceRoles,
-  id: deviceRoles.id,
-  owner: deviceRoles.accountId,
-  select: (db) =>
-    db
-      .select({
-        id: deviceRoles.id,
-        name: deviceRoles.name,
-        accountId: deviceRoles.accountId,
-        devices: sql<number>`(SELECT count(*)::int FROM devices d WHERE d.role_id = device_roles.id)`,
-      })
-      .from(deviceRoles)
-      .$dynamic(),
-  notFound: 'device.roleNotFound',
-  unique: 'device.roleNameExists',
-});
 
 /** The error a promise fails with (and fails the test when it does not). */
 async function failure(p: Promise<unknown>): Promise<AppError> {
@@ -86,7 +69,7 @@ describe.each(databases())('scoped CRUD on %s', (kind) => {
     expect(page2.total).toBe(4);
     expect(page2.items.map((r) => r.name)).toEqual(['a1']);
     // Columns of the select (a subquery here) come with the rows.
-    expect(page2.items[0]).toMatchObject({ name: 'a1', accountId: acc.agent01!.id, devices: 0 });
+    expect(page2.items[0]).toMatchObject({ name: 'a1', accountId: acc.agent01!.id, deviceCount: 0 });
   });
 
   it('loads a row in scope; a missing id and another tenant’s answer the same not found', async () => {
@@ -170,7 +153,7 @@ describe.each(databases())('scoped CRUD on %s', (kind) => {
       .limit(1);
     await db().update(devices).set({ roleId: b }).where(eq(devices.id, device!.id));
     // The select's own columns come with the row (here the devices given the role).
-    expect(await roles.get(db(), acc.agent01!, b)).toMatchObject({ name: 'b', devices: 1 });
+    expect(await roles.get(db(), acc.agent01!, b)).toMatchObject({ name: 'b', deviceCount: 1 });
     const detached: number[][] = [];
 
     const outcome = await roles.remove(db(), acc.agent01!, [a, b, inUse, theirs, 999_999, a], {

@@ -118,7 +118,7 @@ export interface ListPageProps<Row extends object, Search extends object = Recor
   initialSearch?: Partial<Search>;
   /** Buttons (as data) and elements above the table; a function sees the selection and the last answer. */
   toolbar?: ToolbarEntry<Row>[] | ((ctx: ListContext<Row>) => ToolbarEntry<Row>[]);
-  /** The actions of a row, in an action column at the right; none of them visible: no column. */
+  /** The actions of a row, in an action column at the right (a row whose actions are all hidden shows none). */
   rowActions?: (row: Row) => RowAction[];
   actionsColumn?: { title?: ReactNode; width?: number; fixed?: 'right' };
   /** Row checkboxes; on by itself when a toolbar action is a batch action. */
@@ -143,8 +143,9 @@ export function ListPage<Row extends object, Search extends object = Record<stri
   props: ListPageProps<Row, Search>,
 ) {
   const { t } = useTranslation();
+  // The search the list starts with: the search form's initial values, as the query takes them.
   const [search, setSearch] = useState<Record<string, unknown>>(() =>
-    clean((props.initialSearch ?? {}) as Record<string, unknown>),
+    searchQuery(props.search ?? [], (props.initialSearch ?? {}) as Record<string, unknown>),
   );
   const [selection, setSelection] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
   // Actions change the list by default: it is asked again after them.
@@ -194,21 +195,19 @@ export function ListPage<Row extends object, Search extends object = Record<stri
           return (
             <ActionButton
               key={e.key}
+              action={{
+                ...e,
+                label:
+                  e.batch && selection.keys.length ? (
+                    <>
+                      {e.label} ({selection.keys.length})
+                    </>
+                  ) : (
+                    e.label
+                  ),
+                disabled: e.disabled || (e.batch && !selection.keys.length),
+              }}
               type={e.primary ? 'primary' : 'default'}
-              label={
-                e.batch && selection.keys.length ? (
-                  <>
-                    {e.label} ({selection.keys.length})
-                  </>
-                ) : (
-                  e.label
-                )
-              }
-              icon={e.icon}
-              danger={e.danger}
-              disabled={e.disabled || (e.batch && !selection.keys.length)}
-              title={e.title}
-              testId={e.testId}
               confirm={confirm}
               loading={running === busyKey}
               onPress={() =>

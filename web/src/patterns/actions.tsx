@@ -4,6 +4,7 @@
 // changes. An action the user may not use is left out (`visible: false`).
 import { isValidElement, useState, type Key, type ReactElement, type ReactNode } from 'react';
 import { App, Button, Popconfirm, Space } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Paged } from '../components/DataTable';
@@ -69,39 +70,44 @@ export function isToolbarAction<Row>(x: ToolbarEntry<Row>): x is ToolbarAction<R
 
 /** A button that may ask for a confirmation first. */
 export function ActionButton(props: {
-  label: ReactNode;
-  icon?: ReactNode;
-  danger?: boolean;
-  disabled?: boolean;
-  loading?: boolean;
-  testId?: string;
-  title?: string;
+  action: Pick<ActionBase<unknown>, 'label' | 'icon' | 'danger' | 'disabled' | 'title' | 'testId'>;
   type: 'link' | 'primary' | 'default';
   size?: 'small';
   confirm?: ReactNode;
+  loading?: boolean;
   onPress: () => void;
 }) {
+  const a = props.action;
   const button = (
     <Button
       type={props.type}
       size={props.size}
-      danger={props.danger}
-      icon={props.icon}
-      disabled={props.disabled}
+      danger={a.danger}
+      icon={a.icon}
+      disabled={a.disabled}
       loading={props.loading}
-      title={props.title}
-      data-testid={props.testId}
+      title={a.title}
+      data-testid={a.testId}
       onClick={props.confirm ? undefined : props.onPress}
     >
-      {props.label}
+      {a.label}
     </Button>
   );
-  if (!props.confirm || props.disabled) return button;
+  if (!props.confirm || a.disabled) return button;
   return (
-    <Popconfirm title={props.confirm} onConfirm={props.onPress} okButtonProps={{ danger: props.danger }}>
+    <Popconfirm title={props.confirm} onConfirm={props.onPress} okButtonProps={{ danger: a.danger }}>
       {button}
     </Popconfirm>
   );
+}
+
+/** The "add" button of a list's toolbar. */
+export function addAction<Row>(
+  label: ReactNode,
+  onClick: () => void,
+  more: Partial<ToolbarAction<Row>> = {},
+): ToolbarAction<Row> {
+  return { key: 'add', primary: true, icon: <PlusOutlined />, label, onClick, ...more };
 }
 
 /**
@@ -152,14 +158,9 @@ export function RowActions({
       {shown.map((a) => (
         <ActionButton
           key={a.key}
+          action={a}
           type="link"
           size="small"
-          label={a.label}
-          icon={a.icon}
-          danger={a.danger}
-          disabled={a.disabled}
-          title={a.title}
-          testId={a.testId}
           confirm={a.confirm}
           loading={running === a.key}
           onPress={() => (a.run ? void perform(a.key, a.run, a) : a.onClick?.())}

@@ -1,7 +1,7 @@
 // The console's list-and-edit patterns (see docs/architecture.md, "List-and-edit screens").
 export { ListPage, searchQuery } from './ListPage';
 export type { ListPageProps, ListQuery, SearchSpec } from './ListPage';
-export { ActionButton, RowActions, rowAction } from './actions';
+export { ActionButton, RowActions, addAction, rowAction } from './actions';
 export type { ListContext, RowAction, ToolbarAction, ToolbarEntry } from './actions';
 export { FormDialog, renderFields } from './FormDialog';
 export type { FormDialogProps, FieldSpec } from './FormDialog';

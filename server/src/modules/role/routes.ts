@@ -11,7 +11,8 @@ import { devicesByImeis } from '../device/repo.js';
 
 type RoleItem = z.infer<typeof roleSchemas.roleSchema>;
 
-const roles = scopedCrud({
+/** Device roles of a subtree, each with the number of devices given it. */
+export const roles = scopedCrud({
   table: deviceRoles,
   id: deviceRoles.id,
   owner: deviceRoles.accountId,

@@ -2,13 +2,13 @@
 // colour required, at most 30 per account (SPEC §5, §8); devices are assigned to a role here.
 import { useState } from 'react';
 import { Alert, App, Input, Radio, Select, Space, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined, UsergroupAddOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, device, formatDateTime, role as roleSchemas } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { FormDialog, ListPage } from '../../patterns';
+import { FormDialog, ListPage, addAction } from '../../patterns';
 import { userDataCell } from '../../i18n/texts';
 import { batchOutcome } from './deviceForms';
 import { useBatchFeedback } from './dialogs/batchFeedback';
@@ -192,18 +192,14 @@ export default function DeviceRolesPage() {
       toolbar={({ data }) => {
         const count = data?.Total ?? 0;
         return [
-          {
-            key: 'add',
-            visible: mayEdit,
-            primary: true,
-            label: t('devices:roles.add'),
-            icon: <PlusOutlined />,
-            testId: 'add-role',
-            onClick: () =>
+          addAction(
+            t('devices:roles.add'),
+            () =>
               count >= LIMITS.deviceRoles
-                ? message.warning(t('messages:device.roleLimit', { max: LIMITS.deviceRoles }))
+                ? void message.warning(t('messages:device.roleLimit', { max: LIMITS.deviceRoles }))
                 : setEditing({ role: null }),
-          },
+            { testId: 'add-role', visible: mayEdit },
+          ),
           data ? (
             <Typography.Text key="count" type="secondary">
               {t('devices:roles.count', { count, max: LIMITS.deviceRoles })}

@@ -3,13 +3,13 @@
 // creating or rotating; the integration writes only devices of its owner account's subtree.
 import { useState } from 'react';
 import { Alert, App, Button, Input, Modal, Space, Switch, Typography, theme } from 'antd';
-import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, EditOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, integration as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { FormDialog, ListPage, rowAction, useAction } from '../../patterns';
+import { FormDialog, ListPage, addAction, rowAction, useAction } from '../../patterns';
 import { useSession } from '../../stores/session';
 import { AccountSelect } from './dialogs/AccountSelect';
 import { useCan } from '../../access/can';
@@ -242,15 +242,7 @@ export default function IntegrationsPage() {
       search={[{ type: 'text', name: 'Name', label: t('integrations:name'), width: 220 }]}
       fetch={(q) => call('/Integration/List', q)}
       toolbar={[
-        {
-          key: 'add',
-          visible: mayEdit,
-          primary: true,
-          label: t('integrations:add'),
-          icon: <PlusOutlined />,
-          testId: 'add-integration',
-          onClick: () => setEditing({ item: null }),
-        },
+        addAction(t('integrations:add'), () => setEditing({ item: null }), { testId: 'add-integration', visible: mayEdit }),
       ]}
       actionsColumn={{ title: t('integrations:actions'), width: 300 }}
       rowActions={(r) => [

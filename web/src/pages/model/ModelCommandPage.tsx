@@ -1,15 +1,14 @@
 // Commands (/model/command): code, name and details, per protocol.
 import { useState } from 'react';
 import { Form, Input, Select, type FormInstance } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { COMMAND_CODES, catalogue, formatDateTime } from '@wt/contract';
+import { COMMAND_CODES, catalogue } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { USER_DATA, commandDetails, commandName } from '../../i18n/texts';
-import { FormDialog, ListPage } from '../../patterns';
-import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
+import { FormDialog, ListPage, addAction } from '../../patterns';
+import { CATALOGUE_KEY, catalogueActions, catalogueSearch, createdAtColumn } from './catalogueActions';
 import { useCan } from '../../access/can';
 
 type Command = z.infer<typeof catalogue.commandSchema>;
@@ -45,27 +44,9 @@ export default function ModelCommandPage() {
     <ListPage<Command, { Keyword?: string; ProtocolId?: number }>
       queryKey={[...CATALOGUE_KEY, 'commands']}
       rowKey="CommandId"
-      search={[
-        {
-          type: 'select',
-          name: 'ProtocolId',
-          label: t('model:protocol.title'),
-          options: protocols.options,
-          loading: protocols.loading,
-        },
-        { type: 'text', name: 'Keyword', label: t('model:keyword') },
-      ]}
+      search={catalogueSearch(t, protocols)}
       fetch={(q) => call('/Command/cmdCollectionForPaging', q)}
-      toolbar={[
-        {
-          key: 'add',
-          visible: mayEdit,
-          primary: true,
-          label: t('model:command.add'),
-          icon: <PlusOutlined />,
-          onClick: () => setEditing({ item: null }),
-        },
-      ]}
+      toolbar={[addAction(t('model:command.add'), () => setEditing({ item: null }), { visible: mayEdit })]}
       actionsColumn={{ title: t('model:actions'), width: 160 }}
       rowActions={(c) =>
         catalogueActions(t, {
@@ -97,12 +78,7 @@ export default function ModelCommandPage() {
           render: (_, c) => commandDetails(t, c.Code, c.Details),
           onCell: (c) => (c.Details ? USER_DATA : {}),
         },
-        {
-          key: 'CreatedAt',
-          title: t('model:createdAt'),
-          render: (_, c) => formatDateTime(c.CreatedAt),
-          width: 170,
-        },
+        createdAtColumn(t),
       ]}
     >
       <FormDialog<CommandValues>

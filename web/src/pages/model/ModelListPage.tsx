@@ -3,15 +3,14 @@
 // parameters. A device offers only its model's commands.
 import { useState } from 'react';
 import { Checkbox, Col, Form, Input, Popover, Row, Select, Space, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { catalogue, formatDateTime } from '@wt/contract';
+import { catalogue } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { commandName, userDataCell } from '../../i18n/texts';
-import { FormDialog, ListPage } from '../../patterns';
-import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
+import { FormDialog, ListPage, addAction } from '../../patterns';
+import { CATALOGUE_KEY, catalogueActions, catalogueSearch, createdAtColumn } from './catalogueActions';
 import { useProtocolOptions } from './ModelCommandPage';
 import { useCan } from '../../access/can';
 
@@ -83,27 +82,9 @@ export default function ModelListPage() {
       queryKey={[...CATALOGUE_KEY, 'models']}
       rowKey="ModelId"
       scrollX={1390}
-      search={[
-        {
-          type: 'select',
-          name: 'ProtocolId',
-          label: t('model:protocol.title'),
-          options: protocols.options,
-          loading: protocols.loading,
-        },
-        { type: 'text', name: 'Keyword', label: t('model:keyword') },
-      ]}
+      search={catalogueSearch(t, protocols)}
       fetch={(q) => call('/Command/allModelList', q)}
-      toolbar={[
-        {
-          key: 'add',
-          visible: mayEdit,
-          primary: true,
-          label: t('model:model.add'),
-          icon: <PlusOutlined />,
-          onClick: () => setEditing({ item: null }),
-        },
-      ]}
+      toolbar={[addAction(t('model:model.add'), () => setEditing({ item: null }), { visible: mayEdit })]}
       actionsColumn={{ title: t('model:actions'), width: 140, fixed: 'right' }}
       rowActions={(m) =>
         catalogueActions(t, {
@@ -155,12 +136,7 @@ export default function ModelListPage() {
           width: 260,
         },
         { key: 'DeviceCount', title: t('model:model.devices'), dataIndex: 'DeviceCount', width: 70 },
-        {
-          key: 'CreatedAt',
-          title: t('model:createdAt'),
-          render: (_, m) => formatDateTime(m.CreatedAt),
-          width: 170,
-        },
+        createdAtColumn(t),
       ]}
     >
       <FormDialog<ModelValues>

@@ -1,14 +1,13 @@
 // Protocols (/model/protocol): code, name, command list, description.
 import { useState } from 'react';
 import { Input, Space, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { catalogue, formatDateTime } from '@wt/contract';
+import { catalogue } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { USER_DATA, commandName, userDataCell } from '../../i18n/texts';
-import { FormDialog, ListPage } from '../../patterns';
-import { CATALOGUE_KEY, catalogueActions } from './catalogueActions';
+import { FormDialog, ListPage, addAction } from '../../patterns';
+import { CATALOGUE_KEY, catalogueActions, createdAtColumn } from './catalogueActions';
 import { useCan } from '../../access/can';
 
 type Protocol = z.infer<typeof catalogue.protocolSchema>;
@@ -25,16 +24,7 @@ export default function ModelProtocolPage() {
       rowKey="ProtocolId"
       search={[{ type: 'text', name: 'Keyword', label: t('model:keyword') }]}
       fetch={(q) => call('/Command/protocolForPaging', q)}
-      toolbar={[
-        {
-          key: 'add',
-          visible: mayEdit,
-          primary: true,
-          label: t('model:protocol.add'),
-          icon: <PlusOutlined />,
-          onClick: () => setEditing({ item: null }),
-        },
-      ]}
+      toolbar={[addAction(t('model:protocol.add'), () => setEditing({ item: null }), { visible: mayEdit })]}
       actionsColumn={{ title: t('model:actions'), width: 160 }}
       rowActions={(p) =>
         catalogueActions(t, {
@@ -62,12 +52,7 @@ export default function ModelProtocolPage() {
         },
         { key: 'Description', title: t('model:description'), dataIndex: 'Description', onCell: userDataCell },
         { key: 'ModelCount', title: t('model:protocol.models'), dataIndex: 'ModelCount', width: 90 },
-        {
-          key: 'CreatedAt',
-          title: t('model:createdAt'),
-          render: (_, p) => formatDateTime(p.CreatedAt),
-          width: 170,
-        },
+        createdAtColumn(t),
       ]}
     >
       <FormDialog<ProtocolValues>

@@ -3,7 +3,9 @@
 // commands, a model's protocol): every catalogue list is asked again.
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
-import type { RowAction } from '../../patterns';
+import type { ColumnType } from 'antd/es/table';
+import { formatDateTime } from '@wt/contract';
+import type { RowAction, SearchSpec } from '../../patterns';
 
 export const CATALOGUE_KEY = ['model'] as const;
 
@@ -25,4 +27,31 @@ export function catalogueActions(
       invalidate: [CATALOGUE_KEY],
     },
   ];
+}
+
+/** The search of the model and command lists: by protocol and by a keyword. */
+export function catalogueSearch(
+  t: TFunction,
+  protocols: { options: { value: number; label: string }[]; loading: boolean },
+): SearchSpec[] {
+  return [
+    {
+      type: 'select',
+      name: 'ProtocolId',
+      label: t('model:protocol.title'),
+      options: protocols.options,
+      loading: protocols.loading,
+    },
+    { type: 'text', name: 'Keyword', label: t('model:keyword') },
+  ];
+}
+
+/** The creation time column of the catalogue lists. */
+export function createdAtColumn<Row extends { CreatedAt: string }>(t: TFunction): ColumnType<Row> {
+  return {
+    key: 'CreatedAt',
+    title: t('model:createdAt'),
+    render: (_, r) => formatDateTime(r.CreatedAt),
+    width: 170,
+  };
 }
