@@ -15,6 +15,8 @@ import { AccountTree } from './accounts/AccountTree';
 import { AccountFormDialog, AgentAuthorizeDialog, MoveAccountDialog, PasswordShownDialog, type AccountDialogState } from './accounts/AccountDialogs';
 import { ACCOUNT_KEYS, type AccountNode, type AccountRow } from './accounts/tree';
 
+const ROW_ACTIONS = ['account.edit', 'account.password', 'account.move', 'account.delete', 'account.authorize'] as const;
+
 export default function AccountsPage() {
   const { t } = useTranslation();
   const me = useSession((s) => s.userInfo);
@@ -135,7 +137,8 @@ export default function AccountsPage() {
           rowKey="UserId"
           search={[{ name: 'Keyword', type: 'text', label: t('accounts:table.keyword'), placeholder: t('accounts:table.search') }]}
           toolbar={toolbar}
-          rowActions={rowActions}
+          // A set without any account action gets no empty actions column.
+          rowActions={ROW_ACTIONS.some((a) => can(a)) ? rowActions : undefined}
           actionsColumn={{ fixed: 'right', width: 460 }}
           scrollX={2080}
           empty={t('accounts:table.empty')}
