@@ -120,7 +120,7 @@ export interface ListPageProps<Row extends object, Search extends object = Recor
   toolbar?: ToolbarEntry<Row>[] | ((ctx: ListContext<Row>) => ToolbarEntry<Row>[]);
   /** The actions of a row, in an action column at the right (a row whose actions are all hidden shows none). */
   rowActions?: (row: Row) => RowAction[];
-  actionsColumn?: { title?: ReactNode; width?: number; fixed?: 'right' };
+  actionsColumn?: { title?: ReactNode; width?: number; fixed?: 'right'; /** Icons with tooltips instead of labelled links. */ compact?: boolean };
   /** Row checkboxes; on by itself when a toolbar action is a batch action. */
   selectable?: boolean;
   /** 'server' (default) or 'client' (fetch answers every row). */
@@ -166,7 +166,7 @@ export function ListPage<Row extends object, Search extends object = Record<stri
       title: props.actionsColumn?.title ?? t('widgets:list.actions'),
       width: props.actionsColumn?.width,
       fixed: props.actionsColumn?.fixed,
-      render: (_, row) => <RowActions actions={rowActions(row)} invalidate={[queryKey]} />,
+      render: (_, row) => <RowActions actions={rowActions(row)} invalidate={[queryKey]} compact={props.actionsColumn?.compact} />,
     };
     return [...props.columns, actionsColumn];
   }, [props.columns, rowActions, queryKey, props.actionsColumn, t]);

@@ -3,7 +3,7 @@
 // a busy spinner on its button, a success or error message and the invalidation of the lists it
 // changes. An action the user may not use is left out (`visible: false`).
 import { isValidElement, useState, type Key, type ReactElement, type ReactNode } from 'react';
-import { App, Button, Popconfirm, Space } from 'antd';
+import { App, Button, Popconfirm, Space, Tooltip } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -73,12 +73,14 @@ export function ActionButton(props: {
   action: Pick<ActionBase<unknown>, 'label' | 'icon' | 'danger' | 'disabled' | 'title' | 'testId'>;
   type: 'link' | 'primary' | 'default';
   size?: 'small';
+  /** Only the icon, the label in a tooltip and as the accessible name. */
+  compact?: boolean;
   confirm?: ReactNode;
   loading?: boolean;
   onPress: () => void;
 }) {
   const a = props.action;
-  const button = (
+  const plain = (
     <Button
       type={props.type}
       size={props.size}
@@ -86,13 +88,15 @@ export function ActionButton(props: {
       icon={a.icon}
       disabled={a.disabled}
       loading={props.loading}
-      title={a.title}
+      title={props.compact ? undefined : a.title}
       data-testid={a.testId}
       onClick={props.confirm ? undefined : props.onPress}
+      aria-label={props.compact && typeof a.label === 'string' ? a.label : undefined}
     >
-      {a.label}
+      {props.compact ? null : a.label}
     </Button>
   );
+  const button = props.compact ? <Tooltip title={a.title ?? a.label}>{plain}</Tooltip> : plain;
   if (!props.confirm || a.disabled) return button;
   return (
     <Popconfirm title={props.confirm} onConfirm={props.onPress} okButtonProps={{ danger: a.danger }}>
@@ -146,9 +150,12 @@ export function useActionRunner(invalidate?: readonly (readonly unknown[])[]) {
 export function RowActions({
   actions,
   invalidate,
+  compact,
 }: {
   actions: RowAction[];
   invalidate?: readonly (readonly unknown[])[];
+  /** Icons only, each named by a tooltip and its accessible label: for tables with many columns and actions. */
+  compact?: boolean;
 }) {
   const { running, perform } = useActionRunner(invalidate);
   const shown = actions.filter((a) => a.visible !== false);
@@ -161,6 +168,7 @@ export function RowActions({
           action={a}
           type="link"
           size="small"
+          compact={compact && !!a.icon}
           confirm={a.confirm}
           loading={running === a.key}
           onPress={() => (a.run ? void perform(a.key, a.run, a) : a.onClick?.())}

@@ -118,6 +118,7 @@ export default function AccountRolePage() {
       toolbar={[
         { key: 'add', label: t('add'), icon: <PlusOutlined />, primary: true, visible: mayEdit, testId: 'permission-add', onClick: () => setEditing('new') },
       ]}
+      actionsColumn={{ width: 300 }}
       rowActions={(r) => [
         {
           key: 'edit',

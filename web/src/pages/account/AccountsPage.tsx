@@ -3,9 +3,11 @@
 // with the whole subtree and the agent authorization (SPEC §3 Account, §6, §8).
 import { useMemo, useState } from 'react';
 import { Card, Col, Row, Space, Tag, Tooltip, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, SafetyCertificateOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, SafetyCertificateOutlined, SafetyOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
+import { isPathPermitted } from '../../access';
 import { useCan } from '../../access/can';
 import { call } from '../../api/client';
 import { USER_DATA, userDataCell } from '../../i18n/texts';
@@ -21,6 +23,8 @@ export default function AccountsPage() {
   const { t } = useTranslation();
   const me = useSession((s) => s.userInfo);
   const can = useCan();
+  const navigate = useNavigate();
+  const permitted = useSession((st) => st.permitted);
   const [selected, setSelected] = useState<AccountNode | null>(null);
   const [dialog, setDialog] = useState<AccountDialogState>(null);
   const [moving, setMoving] = useState<AccountRow | null>(null);
@@ -109,6 +113,15 @@ export default function AccountsPage() {
       onClick: () => me && setDialog({ mode: 'mine', row: selfRow(me) }),
       testId: 'edit-mine',
     },
+    // The permission sets page has no menu entry of its own (SPEC §2): it opens from here.
+    {
+      key: 'permissionSets',
+      label: t('route:accountRole'),
+      icon: <SafetyOutlined />,
+      visible: isPathPermitted(permitted, '/account/role'),
+      onClick: () => void navigate('/account/role'),
+      testId: 'open-permission-sets',
+    },
     { key: 'agentImport', label: t('accounts:actions.agentImport'), icon: <SafetyCertificateOutlined />, visible: !!me?.AgentAuthorized && can('account.authorize'), onClick: () => setAgentOpen(true), testId: 'agent-import' },
   ];
 
@@ -139,8 +152,8 @@ export default function AccountsPage() {
           toolbar={toolbar}
           // A set without any account action gets no empty actions column.
           rowActions={ROW_ACTIONS.some((a) => can(a)) ? rowActions : undefined}
-          actionsColumn={{ fixed: 'right', width: 460 }}
-          scrollX={2080}
+          actionsColumn={{ fixed: 'right', width: 190, compact: true }}
+          scrollX={1800}
           empty={t('accounts:table.empty')}
           testId="accounts-table"
         >

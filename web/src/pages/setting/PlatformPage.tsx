@@ -7,6 +7,9 @@ import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Switch, Tooltip
 import type { DataNode } from 'antd/es/tree';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { FileSearchOutlined } from '@ant-design/icons';
+import { isPathPermitted } from '../../access';
 import { PROTECTED_ROUTES, BRAND_ICON_MAX_BYTES, joinPath, savePlatformRequest, type RouteDef, type SavePlatformBody } from '@wt/contract';
 import { call } from '../../api/client';
 import { PLATFORM_INFO_KEY, usePlatformInfo } from '../../app/brand';
@@ -59,6 +62,8 @@ export default function PlatformPage() {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const can = useCan();
+  const navigate = useNavigate();
+  const logsOpen = useSession((st) => isPathPermitted(st.permitted, '/setting/userlogs'));
   const editable = can('platform.edit');
   const userInfo = useSession((s) => s.userInfo);
   // The account whose platform is edited: one's own, or one of the subtree.
@@ -152,7 +157,19 @@ export default function PlatformPage() {
   const inherited = data?.Effective && data.Effective.OwnerId !== data.Own?.UserId ? data.Effective : null;
 
   return (
-    <Card className="wt-settings-page" loading={info.isLoading} data-testid="platform-page">
+    <Card
+      className="wt-settings-page"
+      loading={info.isLoading}
+      data-testid="platform-page"
+      // The operation log has no menu entry of its own (SPEC §2): it opens from here.
+      extra={
+        logsOpen ? (
+          <Button type="link" icon={<FileSearchOutlined />} onClick={() => void navigate('/setting/userlogs')} data-testid="open-user-logs">
+            {t('route:userLogs')}
+          </Button>
+        ) : null
+      }
+    >
       {editable && (
         <Space style={{ marginBottom: 16 }} wrap>
           <Typography.Text>{t('functions.account')}</Typography.Text>
