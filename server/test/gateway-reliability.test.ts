@@ -235,7 +235,16 @@ describe.each(databases())('acknowledged positions survive a crash on %s', (kind
     const token = (await call<{ AccessToken: string }>(second.url, '/User/Login', { LoginName: 'admin', Password: 'admin123' })).AccessToken;
     const sosAlarms = async () =>
       (await call<{ Items: { Id: number; Imei: string; Count: number }[] }>(second.url, '/ExceptionMessage/allExceptionMsgPage', { PageNo: 1, PageCount: 100, Type: [5] }, token)).Items;
-    // Settled: every SOS device has its alarm, the list no longer changes and the partner has them all.
+    // Recorded deliveries: a push the killed process delivered but had not yet recorded is still
+    // leased to it, and is delivered again (and recorded) once that lease runs out.
+    const recorded = async () =>
+      new Set(
+        (await call<{ Items: { AlarmId: number }[] }>(second.url, '/user/searchPushDataList', { PageNo: 1, PageCount: 100, Success: 1 }, token)).Items.map(
+          (a) => a.AlarmId,
+        ),
+      );
+    // Settled: every SOS device has its alarm, the list no longer changes, the partner has them all
+    // and every delivery is recorded.
     let last = '';
     await eventually(async () => {
       const items = await sosAlarms();
@@ -243,8 +252,9 @@ describe.each(databases())('acknowledged positions survive a crash on %s', (kind
       const stable = now === last;
       last = now;
       const received = new Set(rx.got.map((g) => g.AlarmId));
-      return stable && sosImeis.every((imei) => items.some((i) => i.Imei === imei)) && items.every((i) => received.has(i.Id));
-    }, 30_000);
+      const done = await recorded();
+      return stable && sosImeis.every((imei) => items.some((i) => i.Imei === imei)) && items.every((i) => received.has(i.Id) && done.has(i.Id));
+    }, 60_000);
     second.child.kill('SIGTERM'); // a clean stop: the PGlite files can be opened again
     await exited(second.child);
 
