@@ -32,6 +32,11 @@ export const OBJECT_MAX_CHARS = 300;
 const DETAIL_MAX_CHARS = 2000;
 const LIST_SHOWN = 5;
 const NOT_CHANGES = new Set(OPLOG_SKIPPED_CALLS.map((p) => p.toLowerCase()));
+/**
+ * Calls that write their own entry, in the transaction of the change and with its per-item result
+ * (the agent authorization's audit): only their refusals are recorded here, so a success is one entry.
+ */
+const AUDITED_IN_TRANSACTION = new Set(['/user/agentauthorize']);
 
 /** Body fields that name what a call acts on: ids, IMEIs, names, keys. Secrets never match. */
 const OBJECT_FIELD = /(^|[a-z])(id|ids|imei|imeis|sn|name|names|loginname|key|keys|title|hostname|code)$/i;
@@ -148,6 +153,7 @@ export class OperationLog {
     if (!entry) return;
     const action = actionOfCall(entry.path);
     if (!action || action === 'read' || action === 'public' || NOT_CHANGES.has(entry.path.toLowerCase())) return;
+    if (status < 400 && AUDITED_IN_TRANSACTION.has(entry.path.toLowerCase())) return;
     this.add({
       accountId: user.id,
       accountPath: user.path,
