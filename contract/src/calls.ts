@@ -249,6 +249,10 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Platform/UploadIcon', area: 'user', permission: 'user', note: 'brand icon: PNG, SVG (sanitized) or ICO, at most 512 KB' },
   { path: '/Platform/Brand', area: 'user', permission: 'public', note: 'title and icon for the login page, by key or host name' },
   { path: '/User/EditFunctionSwitches', area: 'user', permission: 'user', note: 'function switches of an account (SPEC §3 User state)' },
+  { path: '/AccountFence/List', area: 'fence', permission: 'user', note: 'account fences of a subtree, paged, with shapes on request' },
+  { path: '/AccountFence/Attendance', area: 'fence', permission: 'user', note: 'attendance at account fences over a date range (totals or per day)' },
+  { path: '/AccountFence/AttendanceDay', area: 'fence', permission: 'user', note: "one device's day at one fence as inside/outside intervals" },
+  { path: '/AccountFence/AttendanceExport', area: 'fence', permission: 'user', note: 'the attendance table as a spreadsheet (streamed)' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -21,6 +21,7 @@ import * as account from './account.js';
 import { permissionSchemas } from './permission.js';
 import * as oplog from './oplog.js';
 import * as platform from './platform.js';
+import * as accountFence from './account-fence.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -111,6 +112,7 @@ const ALL_SCHEMAS = {
   ...permissionSchemas,
   ...oplog.oplogSchemas,
   ...platform.platformSchemas,
+  ...accountFence.accountFenceSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -129,7 +131,7 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration, account, oplog, platform };
+export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

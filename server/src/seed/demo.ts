@@ -71,7 +71,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
       actions: [
         'device.add', 'device.edit', 'device.delete', 'device.bind', 'device.move', 'device.import', 'device.export', 'device.command',
         'device.role', 'device.integration', 'history.export', 'fence.edit', 'alarm.confirm', 'alarm.setting', 'alarm.export',
-        'account.add', 'account.edit', 'account.delete', 'account.move', 'account.password', 'accountFence.edit', 'platform.edit',
+        'account.add', 'account.edit', 'account.delete', 'account.move', 'account.password', 'accountFence.edit', 'attendance.export', 'platform.edit',
       ].join(','),
     });
   // viewer01's set: every menu its account type opens, and no action (it looks, it changes nothing).

@@ -6,3 +6,4 @@ export * from './push.js';
 export * from './catalogue.js';
 export * from './device-extra.js';
 export * from './monitor.js';
+export * from './account-fence.js';
