@@ -58,8 +58,6 @@ export class FenceEngine {
       this.deps.bus.subscribe(accountFenceSchemas.ACCOUNT_FENCES_CHANGED_TOPIC, () => void this.accountFences.reload(), { cluster: true }),
       // Watched accounts are found from the device's account path: a moved subtree changes them.
       this.deps.bus.subscribe<AccountsMovedEvent>(REALTIME_TOPICS.accountsMoved, () => this.accountFences.pathsChanged(), { cluster: true }),
-      // An owner's time zone is read with the fences.
-      this.deps.bus.subscribe(REALTIME_TOPICS.accountsChanged, () => void this.accountFences.reload(), { cluster: true }),
     );
     await this.accountFences.start();
     const fenced = await rows<{ device_id: number }>(this.deps.database.db, sql`SELECT DISTINCT device_id FROM device_fences`);
