@@ -12,7 +12,7 @@ import { scopedCrud, type Tx } from '../../lib/crud.js';
 import { AppError, fieldError } from '../../lib/errors.js';
 import { accountInScope, subtreePattern, type AccountRow } from '../../lib/scope.js';
 import { allOf, contains, iso, rows } from '../../lib/sql.js';
-import { districtSource } from './district-source.js';
+import { districtInfo } from './districts.js';
 
 const { ACCOUNT_FENCES_CHANGED_TOPIC, MAX_ACCOUNT_FENCES, MAX_WATCHED_ACCOUNTS } = schemas;
 type AccountFence = schemas.AccountFence;
@@ -133,7 +133,9 @@ async function checkWatched(db: Db | Tx, owner: Pick<AccountRow, 'path'>, ids: n
 function shapeValues(b: ShapeBody) {
   if (b.Type === 'circle') return { kind: 'circle', lat: b.Lat!, lon: b.Lon!, radius: b.Radius!, points: [] as [number, number][], districtCode: null };
   if (b.Type === 'polygon') return { kind: 'polygon', lat: null, lon: null, radius: null, points: b.Points!.map((p) => [p.Lat, p.Lon] as [number, number]), districtCode: null };
-  if (!districtSource.info(b.DistrictCode!)) throw fieldError('DistrictCode', 'accountFence.districtUnknown', { code: b.DistrictCode });
+  // A district the boundary data names without a boundary (Taiwan) could contain nothing.
+  const district = districtInfo(b.DistrictCode!);
+  if (!district || district.missing === 'all') throw fieldError('DistrictCode', 'accountFence.districtUnknown', { code: b.DistrictCode });
   return { kind: 'district', lat: null, lon: null, radius: null, points: [] as [number, number][], districtCode: b.DistrictCode! };
 }
 

@@ -16,7 +16,7 @@ import { dwellStep, type DwellConfig, type DwellState } from '../../rules/dwell.
 import type { Area } from '../../rules/area.js';
 import type { StoredSchedule } from '../../db/schema/index.js';
 import { fenceArea, type CompiledFence } from './areas.js';
-import { districtSource } from './district-source.js';
+import { districtPolygons } from './districts.js';
 
 export interface WatchingFence extends CompiledFence {
   /** Accounts named by the fence. */
@@ -220,7 +220,7 @@ export class AccountFenceWatch {
       const id = Number(r.id);
       let compiled = this.areas.get(id);
       if (!compiled || compiled.version !== r.version) {
-        compiled = { version: r.version, area: await fenceArea(r, (code) => districtSource.polygons(code)) };
+        compiled = { version: r.version, area: await fenceArea(r, districtPolygons) };
         this.areas.set(id, compiled);
       }
       next.push({
