@@ -91,14 +91,28 @@ export class FenceEngine {
     if (!device && !account) return;
     const prev = this.chains.get(e.deviceId) ?? Promise.resolve();
     const next = prev
-      .then(() => (device ? this.evaluate(e) : undefined))
-      .catch((err) => this.deps.log.error({ err, deviceId: e.deviceId }, 'fence evaluation failed'))
-      .then(() => (account ? this.accountFences.evaluate(e) : undefined))
-      .catch((err) => this.deps.log.error({ err, deviceId: e.deviceId }, 'account fence evaluation failed'))
+      .then(() => this.run(e, device, account))
       .finally(() => {
         if (this.chains.get(e.deviceId) === next) this.chains.delete(e.deviceId);
       });
     this.chains.set(e.deviceId, next);
+  }
+
+  private async run(e: PositionEvent, device: boolean, account: boolean) {
+    if (device) {
+      try {
+        await this.evaluate(e);
+      } catch (err) {
+        this.deps.log.error({ err, deviceId: e.deviceId }, 'fence evaluation failed');
+      }
+    }
+    if (account) {
+      try {
+        await this.accountFences.evaluate(e);
+      } catch (err) {
+        this.deps.log.error({ err, deviceId: e.deviceId }, 'account fence evaluation failed');
+      }
+    }
   }
 
   private load(deviceId: number): Promise<DeviceFences> {
