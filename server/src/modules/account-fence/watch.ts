@@ -149,13 +149,29 @@ export class AccountFenceWatch {
     if (this.reloading) await this.reloading.catch(() => undefined);
     const fences = this.candidates(e.accountPath);
     if (!fences.length) return;
+    this.step(e, fences, this.states.get(e.deviceId) ?? (await this.statesOf(e.deviceId)));
+  }
+
+  /**
+   * Evaluates a position at once when nothing is to be awaited (no reload running, the device's
+   * sides read): the common case costs no promise. False: the caller queues `evaluate`.
+   */
+  evaluateNow(e: PositionEvent): boolean {
+    if (this.reloading) return false;
+    const states = this.states.get(e.deviceId);
+    if (!states) return false;
+    this.step(e, this.candidates(e.accountPath), states);
+    return true;
+  }
+
+  private step(e: PositionEvent, fences: WatchingFence[], states: Map<number, DwellState>) {
+    if (!fences.length) return;
     if (e.accuracy !== undefined && e.accuracy !== null && e.accuracy > this.maxAccuracy) return;
     const time = Date.parse(e.time);
     if (!Number.isFinite(time)) return;
     // Late positions too: the attendance job recomputes the days from the stored positions.
     const seen = this.dirty.get(e.deviceId);
     if (seen === undefined || time < seen) this.dirty.set(e.deviceId, time);
-    const states = this.states.get(e.deviceId) ?? (await this.statesOf(e.deviceId));
     const point = { lat: e.lat!, lon: e.lon! };
     for (const fence of fences) {
       const prev = states.get(fence.id);

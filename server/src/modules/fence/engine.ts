@@ -89,6 +89,8 @@ export class FenceEngine {
     const device = !this.mayHaveFences || this.mayHaveFences.has(e.deviceId) || (this.chains.has(e.deviceId) && this.devices.has(e.deviceId));
     const account = this.accountFences.wants(e);
     if (!device && !account) return;
+    // Account fences alone, nothing queued for the device: evaluated at once when nothing is awaited.
+    if (!device && !this.chains.has(e.deviceId) && this.accountFences.evaluateNow(e)) return;
     const prev = this.chains.get(e.deviceId) ?? Promise.resolve();
     const next = prev
       .then(() => this.run(e, device, account))
