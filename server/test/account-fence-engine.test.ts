@@ -179,11 +179,17 @@ describe.each(databases())('account fence engine on %s', (kind) => {
     expect(await state(f, d)).toBeUndefined();
     await at(d, t + 30_000, north(370));
     expect((await transitions(f, d)).slice(-1)).toMatchObject([{ inside: true, initial: true, alarmed: false }]);
-    // A device of an account the fence does not watch is not evaluated.
+    // A device of an account the fence does not watch is not evaluated, nor one below a watched
+    // account when the fence does not include sub-accounts.
     const elsewhere = await addDevice(p, 'operator01', '865000000009199');
     await at(elsewhere, t, north(0));
     expect(await transitions(f, elsewhere)).toEqual([]);
+    const agentOnly = await fence({ IncludeChildren: false });
+    await at(d, t + 40_000, north(0));
+    expect(await transitions(agentOnly, d)).toEqual([]);
+    expect(await transitions(f, d)).toHaveLength(3);
     await drop(f);
+    await drop(agentOnly);
   });
 
   it('evaluates a county boundary (南山区 440305): leaving it eastwards for 福田区 raises alarm 23', async () => {
