@@ -1,0 +1,170 @@
+// /AccountFence/AttendanceExport: the attendance of a filter as a workbook written while it is read
+// (ExcelJS streaming writer, like the other exports in lib/export-sheet.ts), with two sheets: the
+// totals per device and fence over the range, and the details per device, fence and day. Rows are
+// read by keyset on attendance_daily's primary key (fence, device, day), a page at a time, so memory
+// stays flat whatever the range. Headers and texts in the caller's language; times in the fence
+// owner's time zone. Nothing to export answers accountFence.noAttendance (409).
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { formatDateTime, translate, type Locale } from '@wt/contract';
+import type { AuthedContext } from '../../../calls.js';
+import type { AppDeps } from '../../../deps.js';
+import { badRequest, conflict } from '../../../lib/errors.js';
+import { EXPORT_MAX_ROWS, EXPORT_PAGE_ROWS } from '../../../lib/export-sheet.js';
+import { rows } from '../../../lib/sql.js';
+import { attendanceJob } from './job.js';
+import { baseQuery, named, scopeOf, type AttendanceFilter, type RawRow, type Scope } from './service.js';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Attendance workbooks being written: cut when the app closes. */
+    attendanceSheets: Set<PassThrough>;
+  }
+}
+
+/** Keeps the attendance workbooks being written, so a closing server cuts them. */
+export const attendanceSheetsPlugin: FastifyPluginAsync<{ deps: AppDeps }> = fp(async (app: FastifyInstance) => {
+  const active = new Set<PassThrough>();
+  app.decorate('attendanceSheets', active);
+  app.addHook('preClose', (done: () => void) => {
+    for (const out of active) out.destroy();
+    done();
+  });
+});
+
+async function* pages(ctx: AuthedContext, s: Scope, view: 'total' | 'daily'): AsyncGenerator<RawRow[]> {
+  const db = ctx.deps.database.db;
+  let after: { fence: number; device: number; day: string } | null = null;
+  for (;;) {
+    const keyset = !after
+      ? sql`TRUE`
+      : view === 'daily'
+        ? sql`(a.fence_id, a.device_id, a.day) > (${after.fence}, ${after.device}, ${after.day}::date)`
+        : sql`(a.fence_id, a.device_id) > (${after.fence}, ${after.device})`;
+    const order = view === 'daily' ? sql`fence_id, device_id, day` : sql`fence_id, device_id`;
+    const page: RawRow[] = await rows<RawRow>(db, named(sql`SELECT * FROM (${baseQuery(s, view, keyset)}) b ORDER BY ${order} LIMIT ${EXPORT_PAGE_ROWS}`, sql`p.fence_id, p.device_id${view === 'daily' ? sql`, p.day` : sql``}`));
+    if (page.length === 0) return;
+    yield page;
+    if (page.length < EXPORT_PAGE_ROWS) return;
+    const last = page[page.length - 1]!;
+    after = { fence: Number(last.fence_id), device: Number(last.device_id), day: last.day ?? '' };
+  }
+}
+
+function columns(L: Locale, view: 'total' | 'daily'): Partial<ExcelJS.Column>[] {
+  const h = (key: string) => translate(L, `attendanceExport.${key}`);
+  const head: Partial<ExcelJS.Column>[] = [
+    { header: h('fence'), key: 'fence', width: 18 },
+    { header: h('imei'), key: 'imei', width: 18 },
+    { header: h('deviceName'), key: 'deviceName', width: 16 },
+    { header: h('account'), key: 'account', width: 16 },
+  ];
+  const figures: Partial<ExcelJS.Column>[] = [
+    { header: h('insideMinutes'), key: 'insideMinutes', width: 14 },
+    { header: h('entries'), key: 'entries', width: 10 },
+    { header: h('exits'), key: 'exits', width: 10 },
+    { header: h('lateMinutes'), key: 'lateMinutes', width: 14 },
+    { header: h('earlyMinutes'), key: 'earlyMinutes', width: 14 },
+  ];
+  if (view === 'daily') {
+    return [
+      ...head,
+      { header: h('day'), key: 'day', width: 12 },
+      { header: h('firstIn'), key: 'firstIn', width: 20 },
+      { header: h('lastOut'), key: 'lastOut', width: 20 },
+      ...figures,
+      { header: h('status'), key: 'status', width: 18 },
+    ];
+  }
+  return [
+    ...head,
+    { header: h('days'), key: 'days', width: 8 },
+    ...figures,
+    { header: h('lateDays'), key: 'lateDays', width: 12 },
+    { header: h('earlyDays'), key: 'earlyDays', width: 12 },
+    { header: h('absentDays'), key: 'absentDays', width: 12 },
+  ];
+}
+
+function shape(L: Locale, r: RawRow): Record<string, unknown> {
+  const tz = Number(r.tz);
+  const status = [r.absent_days ? 'absent' : '', r.late_days ? 'late' : '', r.early_days ? 'early' : '']
+    .filter(Boolean)
+    .map((k) => translate(L, `attendanceExport.${k}`))
+    .join(', ');
+  return {
+    fence: r.fence_name,
+    imei: r.imei,
+    deviceName: r.device_name,
+    account: r.login_name,
+    day: r.day ?? '',
+    days: Number(r.days),
+    firstIn: r.first_in ? formatDateTime(r.first_in, tz) : '',
+    lastOut: r.last_out ? formatDateTime(r.last_out, tz) : '',
+    insideMinutes: Math.round(Number(r.inside_seconds) / 60),
+    entries: Number(r.entries),
+    exits: Number(r.exits),
+    lateMinutes: Number(r.late_minutes),
+    earlyMinutes: Number(r.early_minutes),
+    lateDays: Number(r.late_days),
+    earlyDays: Number(r.early_days),
+    absentDays: Number(r.absent_days),
+    status,
+  };
+}
+
+export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter) {
+  const db = ctx.deps.database.db;
+  const s = await scopeOf(ctx, body);
+  if (s.fenceIds.length) await attendanceJob(ctx.deps).ensureFresh(s.fenceIds);
+  const [count] = s.fenceIds.length ? await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (${baseQuery(s, 'daily')}) b`) : [];
+  const total = Number(count?.n ?? 0);
+  if (total === 0) throw conflict('accountFence.noAttendance');
+  if (total > EXPORT_MAX_ROWS) throw badRequest('export.tooMany', { count: total, limit: EXPORT_MAX_ROWS });
+  const L = ctx.locale;
+  const request = ctx.request;
+  const active = request.server.attendanceSheets;
+  const out = new PassThrough();
+  active.add(out);
+  out.once('close', () => active.delete(out));
+
+  const write = async () => {
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    for (const view of ['total', 'daily'] as const) {
+      const ws = wb.addWorksheet(translate(L, view === 'total' ? 'attendanceExport.sheetTotal' : 'attendanceExport.sheetDaily'), { views: [{ state: 'frozen', ySplit: 1 }] });
+      ws.columns = columns(L, view);
+      ws.getRow(1).font = { bold: true };
+      ws.getRow(1).commit();
+      for await (const page of pages(ctx, s, view)) {
+        for (const r of page) ws.addRow(shape(L, r)).commit();
+        if (out.destroyed) return;
+        // Let the page be compressed and sent before the next is read, and let a slow reader hold
+        // the next query back (as lib/export-sheet.ts does).
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        while (out.writableNeedDrain && !out.destroyed) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+      }
+      ws.commit();
+    }
+    await wb.commit();
+  };
+  write().then(
+    () => undefined,
+    (err: unknown) => {
+      request.log.error({ err }, 'attendance export failed');
+      out.destroy(err as Error);
+    },
+  );
+  return ctx
+    .reply!.header('content-type', XLSX)
+    .header('content-disposition', `attachment; filename="attendance-${body.From}-${body.To}.xlsx"`)
+    .header('x-total-rows', String(total))
+    .header('access-control-expose-headers', 'X-Total-Rows')
+    .header('cache-control', 'no-store')
+    .send(out);
+}
