@@ -17,7 +17,7 @@ import { badRequest, conflict } from '../../../lib/errors.js';
 import { EXPORT_MAX_ROWS, EXPORT_PAGE_ROWS } from '../../../lib/export-sheet.js';
 import { rows } from '../../../lib/sql.js';
 import { attendanceJob } from './job.js';
-import { baseQuery, named, scopeOf, type AttendanceFilter, type RawRow, type Scope } from './service.js';
+import { named, scopeOf, scopedQuery, type AttendanceFilter, type RawRow, type Scope } from './service.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -38,22 +38,22 @@ export const attendanceSheetsPlugin: FastifyPluginAsync<{ deps: AppDeps }> = fp(
   });
 });
 
+/** Devices read per query: their rows of a month stay well under the export's page. */
+const EXPORT_DEVICES = Math.max(1, Math.floor(EXPORT_PAGE_ROWS / 31) * 4);
+
+/** The rows of a scope, the devices in scope a chunk at a time (by id), each chunk's rows by the primary key. */
 async function* pages(ctx: AuthedContext, s: Scope, view: 'total' | 'daily'): AsyncGenerator<RawRow[]> {
   const db = ctx.deps.database.db;
-  let after: { fence: number; device: number; day: string } | null = null;
+  let after = 0;
   for (;;) {
-    const keyset = !after
-      ? sql`TRUE`
-      : view === 'daily'
-        ? sql`(a.fence_id, a.device_id, a.day) > (${after.fence}, ${after.device}, ${after.day}::date)`
-        : sql`(a.fence_id, a.device_id) > (${after.fence}, ${after.device})`;
-    const order = view === 'daily' ? sql`fence_id, device_id, day` : sql`fence_id, device_id`;
-    const page: RawRow[] = await rows<RawRow>(db, named(sql`SELECT * FROM (${baseQuery(s, view, keyset)}) b ORDER BY ${order} LIMIT ${EXPORT_PAGE_ROWS}`, sql`p.fence_id, p.device_id${view === 'daily' ? sql`, p.day` : sql``}`));
-    if (page.length === 0) return;
-    yield page;
-    if (page.length < EXPORT_PAGE_ROWS) return;
-    const last = page[page.length - 1]!;
-    after = { fence: Number(last.fence_id), device: Number(last.device_id), day: last.day ?? '' };
+    const ids = (await rows<{ id: number }>(db, sql`SELECT d.id FROM devices d WHERE ${s.devices} AND d.id > ${after} ORDER BY d.id LIMIT ${EXPORT_DEVICES}`)).map((r) => Number(r.id));
+    if (ids.length === 0) return;
+    after = ids[ids.length - 1]!;
+    const chunk = sql.raw(`'{${ids.join(',')}}'::int[]`);
+    const order = view === 'daily' ? sql`p.device_id, p.fence_id, p.day` : sql`p.device_id, p.fence_id`;
+    const page = await rows<RawRow>(db, named(scopedQuery(s, view, sql`a.device_id = ANY(${chunk})`), order));
+    if (page.length) yield page;
+    if (ids.length < EXPORT_DEVICES) return;
   }
 }
 
@@ -123,7 +123,7 @@ export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter)
   const db = ctx.deps.database.db;
   const s = await scopeOf(ctx, body);
   if (s.fenceIds.length) await attendanceJob(ctx.deps).ensureFresh(s.fenceIds);
-  const [count] = s.fenceIds.length ? await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (${baseQuery(s, 'daily')}) b`) : [];
+  const [count] = s.fenceIds.length ? await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (${scopedQuery(s, 'daily')}) b`) : [];
   const total = Number(count?.n ?? 0);
   if (total === 0) throw conflict('accountFence.noAttendance');
   if (total > EXPORT_MAX_ROWS) throw badRequest('export.tooMany', { count: total, limit: EXPORT_MAX_ROWS });

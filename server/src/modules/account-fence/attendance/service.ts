@@ -51,21 +51,31 @@ export async function scopeOf(ctx: AuthedContext, f: AttendanceFilter): Promise<
   return { fenceIds: fences.map((r) => Number(r.id)), devices: sql.join(conds, sql` AND `), from: f.From, to: f.To };
 }
 
-/** The aggregated rows (total view) or the day rows (daily view) of a scope, with `extra` conditions on attendance_daily a. */
-export function baseQuery(s: Scope, view: 'total' | 'daily', extra: SQL = sql`TRUE`): SQL {
-  const where = sql`a.fence_id = ANY(${intList(s.fenceIds)}) AND a.day BETWEEN ${s.from} AND ${s.to}
-      AND a.device_id IN (SELECT d.id FROM devices d WHERE ${s.devices}) AND ${extra}`;
+/**
+ * The figures of a scope: a row per device and fence (total) or per day (daily) of attendance_daily a
+ * over the scope's fences and range (`extra` narrows a), aggregated first (the total view reads the
+ * (fence_id, day) range once), then joined to the devices in scope and their fences by hash: the
+ * device and fence names are there for sorting.
+ */
+export function scopedQuery(s: Scope, view: 'total' | 'daily', extra: SQL = sql`TRUE`): SQL {
+  const where = sql`a.fence_id = ANY(${intList(s.fenceIds)}) AND a.day BETWEEN ${s.from} AND ${s.to} AND ${extra}`;
+  const joined = sql`SELECT g.*, d.imei, d.name AS device_name, d.account_id, f.name AS fence_name, f.owner_id
+                       FROM g JOIN devices d ON d.id = g.device_id JOIN account_fences f ON f.id = g.fence_id
+                      WHERE ${s.devices}`;
   if (view === 'daily') {
-    return sql`SELECT a.fence_id, a.device_id, a.day::text AS day, 1 AS days, a.first_in, a.last_out, a.inside_seconds::bigint AS inside_seconds,
-                      a.entries, a.exits, a.late_minutes, a.early_minutes, a.late::int AS late_days, a.early::int AS early_days, a.absent::int AS absent_days
-                 FROM attendance_daily a WHERE ${where}`;
+    return sql`WITH g AS (SELECT a.fence_id, a.device_id, a.day::text AS day, 1 AS days, a.first_in, a.last_out, a.inside_seconds::bigint AS inside_seconds,
+                                 a.entries, a.exits, a.late_minutes, a.early_minutes, a.late::int AS late_days, a.early::int AS early_days, a.absent::int AS absent_days
+                            FROM attendance_daily a WHERE ${where})
+               ${joined}`;
   }
-  return sql`SELECT a.fence_id, a.device_id, NULL::text AS day, count(*)::int AS days, NULL::timestamptz AS first_in, NULL::timestamptz AS last_out,
-                    sum(a.inside_seconds)::bigint AS inside_seconds, sum(a.entries)::int AS entries, sum(a.exits)::int AS exits,
-                    sum(a.late_minutes)::int AS late_minutes, sum(a.early_minutes)::int AS early_minutes,
-                    count(*) FILTER (WHERE a.late)::int AS late_days, count(*) FILTER (WHERE a.early)::int AS early_days,
-                    count(*) FILTER (WHERE a.absent)::int AS absent_days
-               FROM attendance_daily a WHERE ${where} GROUP BY a.fence_id, a.device_id`;
+  return sql`WITH g AS MATERIALIZED (
+               SELECT a.fence_id, a.device_id, NULL::text AS day, count(*)::int AS days, NULL::timestamptz AS first_in, NULL::timestamptz AS last_out,
+                      sum(a.inside_seconds)::bigint AS inside_seconds, sum(a.entries)::int AS entries, sum(a.exits)::int AS exits,
+                      sum(a.late_minutes)::int AS late_minutes, sum(a.early_minutes)::int AS early_minutes,
+                      count(*) FILTER (WHERE a.late)::int AS late_days, count(*) FILTER (WHERE a.early)::int AS early_days,
+                      count(*) FILTER (WHERE a.absent)::int AS absent_days
+                 FROM attendance_daily a WHERE ${where} GROUP BY a.fence_id, a.device_id)
+             ${joined}`;
 }
 
 export interface RawRow {
@@ -115,18 +125,19 @@ export function rowOut(r: RawRow): accountFence.AttendanceRow {
   };
 }
 
-/** Names of the page's rows: devices, their accounts and the fences, joined to `page` (a subquery p). */
+/** A page of a scoped query (subquery p), with the account names and the owner's zone. */
 export function named(page: SQL, order: SQL): SQL {
-  return sql`SELECT p.*, d.imei, d.name AS device_name, ac.login_name, f.name AS fence_name, o.time_zone_offset AS tz
+  return sql`SELECT p.*, ac.login_name, o.time_zone_offset AS tz
                FROM (${page}) p
-               JOIN devices d ON d.id = p.device_id
-               JOIN accounts ac ON ac.id = d.account_id
-               JOIN account_fences f ON f.id = p.fence_id
-               JOIN accounts o ON o.id = f.owner_id
+               JOIN accounts ac ON ac.id = p.account_id
+               JOIN accounts o ON o.id = p.owner_id
               ORDER BY ${order}`;
 }
 
-const NUMERIC_SORTS: Record<string, string> = {
+const SORTS: Record<string, string> = {
+  Imei: 'imei',
+  DeviceName: 'device_name',
+  FenceName: 'fence_name',
   InsideMinutes: 'inside_seconds',
   Entries: 'entries',
   LateMinutes: 'late_minutes',
@@ -135,7 +146,6 @@ const NUMERIC_SORTS: Record<string, string> = {
   LateDays: 'late_days',
   EarlyDays: 'early_days',
 };
-const NAME_SORTS: Record<string, string> = { Imei: 'd.imei', DeviceName: 'd.name', FenceName: 'f.name' };
 
 export async function list(ctx: AuthedContext, body: AttendanceFilter & { PageNo: number; PageCount: number }) {
   const db = ctx.deps.database.db;
@@ -144,24 +154,12 @@ export async function list(ctx: AuthedContext, body: AttendanceFilter & { PageNo
   await attendanceJob(ctx.deps).ensureFresh(s.fenceIds);
   const D = body.Order === 'desc' ? 'DESC' : 'ASC';
   const tie = body.View === 'daily' ? ['fence_id', 'device_id', 'day'] : ['fence_id', 'device_id'];
-  const base = baseQuery(s, body.View);
-  const limit = sql`LIMIT ${body.PageCount} OFFSET ${(body.PageNo - 1) * body.PageCount}`;
-  let page: SQL;
-  let order: SQL;
-  const name = body.Sort ? NAME_SORTS[body.Sort] : undefined;
-  if (name) {
-    // A sort by a name needs the names of every row: join them before the limit.
-    const by = [`${name} ${D}`, ...tie.map((c) => `b.${c}`)].join(', ');
-    page = sql`SELECT b.*, count(*) OVER () AS total, row_number() OVER (ORDER BY ${sql.raw(by)}) AS rn
-                 FROM (${base}) b JOIN devices d ON d.id = b.device_id JOIN account_fences f ON f.id = b.fence_id
-                ORDER BY rn ${limit}`;
-    order = sql`p.rn`;
-  } else {
-    const key = body.Sort === 'Day' && body.View === 'daily' ? 'day' : body.Sort ? NUMERIC_SORTS[body.Sort] : undefined;
-    const cols = key ? [`${key} ${D}`, ...tie] : tie.map((c) => `${c} ${D}`);
-    page = sql`SELECT b.*, count(*) OVER () AS total FROM (${base}) b ORDER BY ${sql.raw(cols.join(', '))} ${limit}`;
-    order = sql.raw(cols.map((c) => `p.${c}`).join(', '));
-  }
+  const base = scopedQuery(s, body.View);
+  const key = body.Sort === 'Day' ? (body.View === 'daily' ? 'day' : undefined) : body.Sort ? SORTS[body.Sort] : undefined;
+  const cols = key ? [`${key} ${D}`, ...tie] : tie.map((c) => `${c} ${D}`);
+  const page = sql`SELECT b.*, count(*) OVER () AS total FROM (${base}) b ORDER BY ${sql.raw(cols.join(', '))}
+                   LIMIT ${body.PageCount} OFFSET ${(body.PageNo - 1) * body.PageCount}`;
+  const order = sql.raw(cols.map((c) => `p.${c}`).join(', '));
   const list = await rows<RawRow & { total: number }>(db, named(page, order));
   let total = Number(list[0]?.total ?? 0);
   if (list.length === 0 && body.PageNo > 1) {
@@ -231,6 +229,6 @@ export async function day(ctx: AuthedContext, body: { DeviceId: number; FenceId:
 /** Rows of a scope exist at all (the export's 409). */
 export async function anyRow(db: Db, s: Scope): Promise<boolean> {
   if (s.fenceIds.length === 0) return false;
-  const r = await rows(db, sql`${baseQuery(s, 'daily')} LIMIT 1`);
+  const r = await rows(db, sql`${scopedQuery(s, 'daily')} LIMIT 1`);
   return r.length > 0;
 }
