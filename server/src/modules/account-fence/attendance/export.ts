@@ -92,31 +92,17 @@ function columns(L: Locale, view: 'total' | 'daily'): Partial<ExcelJS.Column>[] 
   ];
 }
 
-function shape(L: Locale, r: RawRow): Record<string, unknown> {
+/** A row as the cells of its view's columns, in order (arrays write several times faster than keyed objects). */
+function shape(L: Locale, r: RawRow, view: 'total' | 'daily'): unknown[] {
+  const head = [r.fence_name, r.imei, r.device_name, r.login_name];
+  const figures = [Math.round(Number(r.inside_seconds) / 60), Number(r.entries), Number(r.exits), Number(r.late_minutes), Number(r.early_minutes)];
+  if (view === 'total') return [...head, Number(r.days), ...figures, Number(r.late_days), Number(r.early_days), Number(r.absent_days)];
   const tz = Number(r.tz);
   const status = [r.absent_days ? 'absent' : '', r.late_days ? 'late' : '', r.early_days ? 'early' : '']
     .filter(Boolean)
     .map((k) => translate(L, `attendanceExport.${k}`))
     .join(', ');
-  return {
-    fence: r.fence_name,
-    imei: r.imei,
-    deviceName: r.device_name,
-    account: r.login_name,
-    day: r.day ?? '',
-    days: Number(r.days),
-    firstIn: r.first_in ? formatDateTime(r.first_in, tz) : '',
-    lastOut: r.last_out ? formatDateTime(r.last_out, tz) : '',
-    insideMinutes: Math.round(Number(r.inside_seconds) / 60),
-    entries: Number(r.entries),
-    exits: Number(r.exits),
-    lateMinutes: Number(r.late_minutes),
-    earlyMinutes: Number(r.early_minutes),
-    lateDays: Number(r.late_days),
-    earlyDays: Number(r.early_days),
-    absentDays: Number(r.absent_days),
-    status,
-  };
+  return [...head, r.day ?? '', r.first_in ? formatDateTime(r.first_in, tz) : '', r.last_out ? formatDateTime(r.last_out, tz) : '', ...figures, status];
 }
 
 export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter) {
@@ -142,7 +128,7 @@ export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter)
       ws.getRow(1).font = { bold: true };
       ws.getRow(1).commit();
       for await (const page of pages(ctx, s, view)) {
-        for (const r of page) ws.addRow(shape(L, r)).commit();
+        for (const r of page) ws.addRow(shape(L, r, view)).commit();
         if (out.destroyed) return;
         // Let the page be compressed and sent before the next is read, and let a slow reader hold
         // the next query back (as lib/export-sheet.ts does).
