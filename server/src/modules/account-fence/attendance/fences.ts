@@ -8,6 +8,7 @@ import { rows } from '../../../lib/sql.js';
 import type { Area } from '../../../rules/area.js';
 import type { Schedule } from '../../../rules/schedule.js';
 import { fenceArea, type DistrictPolygons, type FenceGeometryRow } from '../areas.js';
+import { districtPolygons } from '../districts.js';
 
 export interface AttendanceFence {
   id: number;
@@ -32,8 +33,8 @@ interface FenceRow extends FenceGeometryRow {
 
 const ms = (v: Date | string) => (v instanceof Date ? v : new Date(v)).getTime();
 
-/** District boundaries, through an indirection so the loader can be swapped (tests, the shipped dataset). */
-let districtLoader: DistrictPolygons = async () => null;
+/** District boundaries: the shipped dataset at full precision (swappable for tests). */
+let districtLoader: DistrictPolygons = (code) => districtPolygons(code);
 export function setDistrictLoader(loader: DistrictPolygons) {
   districtLoader = loader;
   compiled.clear();
