@@ -248,4 +248,24 @@ describe.each(databases())('attendance on %s', (kind) => {
     expect(bad.status).toBe(400);
     expect(bad.body.Fields).toEqual([expect.objectContaining({ Field: 'To', Message: 'accountFence.rangeReversed' })]);
   });
+
+  // Last: it moves the Office fence.
+  it('recomputes the rows of an edited fence from the edit day on, and keeps the older days', async () => {
+    const now = Date.now();
+    const todayStart = Date.parse(`${new Date(now + 480 * MIN).toISOString().slice(0, 10)}T00:00:00Z`) - 480 * MIN;
+    const t1 = Math.max(now - 20_000, todayStart);
+    await positions(dA, [
+      [t1, true],
+      [t1 + 1, true],
+    ]);
+    await attendanceJob(p.deps).runOnce();
+    const today = new Date(now + 480 * MIN).toISOString().slice(0, 10);
+    const inside = async (day: string) =>
+      (await q<{ inside_seconds: number; late_minutes: number }>('SELECT inside_seconds, late_minutes FROM attendance_daily WHERE fence_id = $1 AND device_id = $2 AND day = $3', [fences.office, dA.id, day]))[0];
+    expect((await inside(today))?.inside_seconds).toBeGreaterThan(0);
+    await q('UPDATE account_fences SET lat = 30, updated_at = now() WHERE id = $1', [fences.office]);
+    await attendanceJob(p.deps).runOnce();
+    expect((await inside(today))?.inside_seconds).toBe(0);
+    expect(await inside(D)).toMatchObject({ late_minutes: 12 });
+  });
 });
