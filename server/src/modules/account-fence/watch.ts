@@ -63,6 +63,8 @@ interface TransitionWrite {
 
 /** How often devices marked for attendance are written. */
 const ATTENDANCE_FLUSH_MS = 2000;
+/** How often the fences are read again without a change announced (an owner's time zone). */
+const RELOAD_MS = 5 * 60_000;
 const ts = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** Account ids of a path '/1/5/9/', root first. */
@@ -89,6 +91,7 @@ export class AccountFenceWatch {
   private dirty = new Map<number, number>();
   private dirtyFlush: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private refresher: NodeJS.Timeout | undefined;
   private readonly dwell: DwellConfig;
   private readonly maxAccuracy: number;
 
@@ -100,11 +103,15 @@ export class AccountFenceWatch {
   start() {
     this.timer = setInterval(() => void this.flushDirty(), ATTENDANCE_FLUSH_MS);
     this.timer.unref();
+    // Owners' time zones are edited without an event of their own: read again now and then.
+    this.refresher = setInterval(() => void this.reload(), RELOAD_MS);
+    this.refresher.unref();
     return this.reload();
   }
 
   async stop() {
     if (this.timer) clearInterval(this.timer);
+    if (this.refresher) clearInterval(this.refresher);
     await this.flush();
   }
 
