@@ -77,7 +77,7 @@ export function AttendanceDrawer({
     <Drawer
       open={!!target}
       onClose={onClose}
-      size={760}
+      size={1080}
       destroyOnHidden
       title={
         target ? (
@@ -125,7 +125,7 @@ function DeviceDays(props: { target: DrawerTarget; filters: AttendanceFilters; f
           rowKey="Key"
           size="small"
           columns={columns}
-          scrollX={980}
+          scrollX={995}
           defaultPageSize={10}
           fetch={async (q) => {
             const r = await call('/AccountFence/Attendance', {

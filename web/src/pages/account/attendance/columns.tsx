@@ -6,7 +6,7 @@ import type { ColumnsType } from 'antd/es/table/interface';
 import type { TFunction } from 'i18next';
 import { accountFence } from '@wt/contract';
 import type { TableQuery } from '../../../components/DataTable';
-import { userDataCell } from '../../../i18n/texts';
+import { USER_DATA, userDataCell } from '../../../i18n/texts';
 import { formatMinutes, formatOwnerTime } from './format';
 
 export type AttendanceView = 'total' | 'daily';
@@ -58,26 +58,49 @@ export function absentCell(t: TFunction, absent: boolean) {
   );
 }
 
-/** Days with a tag, and the minutes they add up to. */
+/** "2 d · 45 min": the days with a tag, and the minutes they add up to. */
 function daysCell(t: TFunction, days: number, minutes: number | null, color: string, testId: string) {
   if (days <= 0) return <Typography.Text type="secondary">0</Typography.Text>;
   return (
-    <span>
-      <Tag color={color} data-testid={testId}>
-        {days}
-      </Tag>
-      {minutes ? <Typography.Text type="secondary">{formatMinutes(t, minutes)}</Typography.Text> : null}
-    </span>
+    <Tag color={color} data-testid={testId}>
+      {minutes ? t('attendance:daysMinutes', { days, time: formatMinutes(t, minutes) }) : t('attendance:daysOnly', { days })}
+    </Tag>
   );
 }
 
-/** The columns naming the device and the fence (both views; the day list of one device leaves them out). */
+/** Entries and exits in one cell, sorted by the entries. */
+function entriesColumn(t: TFunction): ColumnsType<KeyedRow>[number] {
+  return {
+    key: 'Entries',
+    title: t('attendance:columns.entriesExits'),
+    width: 125,
+    sorter: true,
+    render: (_, r) => t('attendance:detail.entriesValue', { entries: r.Entries, exits: r.Exits }),
+  };
+}
+
+/** The columns naming the device (its name over its IMEI) and the fence; the day list of one device leaves them out. */
 function who(t: TFunction): ColumnsType<KeyedRow> {
   return [
-    { key: 'Imei', title: t('attendance:columns.imei'), dataIndex: 'Imei', width: 160, sorter: true },
-    { key: 'DeviceName', title: t('attendance:columns.device'), dataIndex: 'DeviceName', width: 140, sorter: true, ellipsis: true, onCell: userDataCell },
-    { key: 'LoginName', title: t('attendance:columns.account'), dataIndex: 'LoginName', width: 120, ellipsis: true, onCell: userDataCell },
-    { key: 'FenceName', title: t('attendance:columns.fence'), dataIndex: 'FenceName', width: 140, sorter: true, ellipsis: true, onCell: userDataCell },
+    {
+      key: 'DeviceName',
+      title: t('attendance:columns.device'),
+      width: 165,
+      sorter: true,
+      fixed: 'left',
+      render: (_, r) => (
+        <div style={{ lineHeight: 1.3 }}>
+          <Typography.Text {...USER_DATA} ellipsis style={{ display: 'block' }}>
+            {r.DeviceName || r.Imei}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.Imei}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    { key: 'LoginName', title: t('attendance:columns.account'), dataIndex: 'LoginName', width: 110, ellipsis: true, onCell: userDataCell },
+    { key: 'FenceName', title: t('attendance:columns.fence'), dataIndex: 'FenceName', width: 130, sorter: true, ellipsis: true, onCell: userDataCell },
   ];
 }
 
@@ -86,10 +109,9 @@ export function totalColumns(t: TFunction): ColumnsType<KeyedRow> {
     ...who(t),
     { key: 'Days', title: t('attendance:columns.days'), dataIndex: 'Days', width: 70 },
     { key: 'InsideMinutes', title: t('attendance:columns.inside'), dataIndex: 'InsideMinutes', width: 140, sorter: true, render: (m: number) => formatMinutes(t, m) },
-    { key: 'Entries', title: t('attendance:columns.entries'), dataIndex: 'Entries', width: 100, sorter: true },
-    { key: 'Exits', title: t('attendance:columns.exits'), dataIndex: 'Exits', width: 100 },
-    { key: 'LateDays', title: t('attendance:columns.lateDays'), width: 150, sorter: true, render: (_, r) => daysCell(t, r.LateDays, r.LateMinutes, 'orange', 'late-tag') },
-    { key: 'EarlyDays', title: t('attendance:columns.earlyDays'), width: 150, sorter: true, render: (_, r) => daysCell(t, r.EarlyDays, r.EarlyMinutes, 'gold', 'early-tag') },
+    entriesColumn(t),
+    { key: 'LateDays', title: t('attendance:columns.lateDays'), width: 140, sorter: true, render: (_, r) => daysCell(t, r.LateDays, r.LateMinutes, 'orange', 'late-tag') },
+    { key: 'EarlyDays', title: t('attendance:columns.earlyDays'), width: 140, sorter: true, render: (_, r) => daysCell(t, r.EarlyDays, r.EarlyMinutes, 'gold', 'early-tag') },
     { key: 'AbsentDays', title: t('attendance:columns.absentDays'), width: 110, sorter: true, render: (_, r) => daysCell(t, r.AbsentDays, null, 'red', 'absent-tag') },
   ];
 }
@@ -97,15 +119,14 @@ export function totalColumns(t: TFunction): ColumnsType<KeyedRow> {
 /** One row per day; `withWho` false for one device's days (its drawer names it). */
 export function dailyColumns(t: TFunction, fallbackOffset: number, withWho = true): ColumnsType<KeyedRow> {
   return [
-    { key: 'Day', title: t('attendance:columns.day'), dataIndex: 'Day', width: 120, sorter: true },
+    { key: 'Day', title: t('attendance:columns.day'), dataIndex: 'Day', width: 115, sorter: true, fixed: withWho ? 'left' : undefined },
     ...(withWho ? who(t) : []),
-    { key: 'FirstIn', title: t('attendance:columns.firstIn'), width: 130, render: (_, r) => formatOwnerTime(t, r.FirstIn, r.Day, fallbackOffset) },
-    { key: 'LastOut', title: t('attendance:columns.lastOut'), width: 130, render: (_, r) => formatOwnerTime(t, r.LastOut, r.Day, fallbackOffset) },
-    { key: 'InsideMinutes', title: t('attendance:columns.inside'), dataIndex: 'InsideMinutes', width: 140, sorter: true, render: (m: number) => formatMinutes(t, m) },
-    { key: 'Entries', title: t('attendance:columns.entries'), dataIndex: 'Entries', width: 100, sorter: true },
-    { key: 'Exits', title: t('attendance:columns.exits'), dataIndex: 'Exits', width: 100 },
-    { key: 'LateMinutes', title: t('attendance:columns.late'), width: 150, sorter: true, render: (_, r) => lateCell(t, r.LateMinutes) },
-    { key: 'EarlyMinutes', title: t('attendance:columns.early'), width: 150, sorter: true, render: (_, r) => earlyCell(t, r.EarlyMinutes) },
-    { key: 'AbsentDays', title: t('attendance:columns.absent'), width: 100, sorter: true, render: (_, r) => absentCell(t, r.AbsentDays > 0) },
+    { key: 'FirstIn', title: t('attendance:columns.firstIn'), width: 100, render: (_, r) => formatOwnerTime(t, r.FirstIn, r.Day, fallbackOffset) },
+    { key: 'LastOut', title: t('attendance:columns.lastOut'), width: 100, render: (_, r) => formatOwnerTime(t, r.LastOut, r.Day, fallbackOffset) },
+    { key: 'InsideMinutes', title: t('attendance:columns.inside'), dataIndex: 'InsideMinutes', width: 130, sorter: true, render: (m: number) => formatMinutes(t, m) },
+    entriesColumn(t),
+    { key: 'LateMinutes', title: t('attendance:columns.late'), width: 130, sorter: true, render: (_, r) => lateCell(t, r.LateMinutes) },
+    { key: 'EarlyMinutes', title: t('attendance:columns.early'), width: 130, sorter: true, render: (_, r) => earlyCell(t, r.EarlyMinutes) },
+    { key: 'AbsentDays', title: t('attendance:columns.absent'), width: 80, sorter: true, render: (_, r) => absentCell(t, r.AbsentDays > 0) },
   ];
 }
