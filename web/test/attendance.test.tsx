@@ -3,7 +3,7 @@
 // sort reaches the call as Sort/Order, the export is there only with attendance.export and shows the
 // server's "nothing to export" in the reader's language, and a day opens its timeline.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from 'antd';
 import type { UserInfo, accountFence } from '@wt/contract';
@@ -14,6 +14,8 @@ import { AttendancePanel } from '../src/pages/account/attendance/AttendancePanel
 import { polyfillDom } from './dom';
 
 vi.setConfig({ testTimeout: 30_000 });
+// A table or drawer in jsdom can take more than the default second to appear on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 type Row = accountFence.AttendanceRow;
 
