@@ -130,7 +130,7 @@ export function AttendancePanel() {
           params={params}
           rowKey="Key"
           columns={columns}
-          scrollX={view === 'total' ? 1115 : 1355}
+          scrollX={view === 'total' ? 1145 : 1370}
           fetch={async (q) => {
             lastQuery.current = { sortField: q.sortField, sortOrder: q.sortOrder };
             const r = await call('/AccountFence/Attendance', { ...params, PageNo: q.page, PageCount: q.pageSize, ...sortRequest(q) });

@@ -112,7 +112,7 @@ export function totalColumns(t: TFunction): ColumnsType<KeyedRow> {
     entriesColumn(t),
     { key: 'LateDays', title: t('attendance:columns.lateDays'), width: 140, sorter: true, render: (_, r) => daysCell(t, r.LateDays, r.LateMinutes, 'orange', 'late-tag') },
     { key: 'EarlyDays', title: t('attendance:columns.earlyDays'), width: 140, sorter: true, render: (_, r) => daysCell(t, r.EarlyDays, r.EarlyMinutes, 'gold', 'early-tag') },
-    { key: 'AbsentDays', title: t('attendance:columns.absentDays'), width: 110, sorter: true, render: (_, r) => daysCell(t, r.AbsentDays, null, 'red', 'absent-tag') },
+    { key: 'AbsentDays', title: t('attendance:columns.absentDays'), width: 125, sorter: true, render: (_, r) => daysCell(t, r.AbsentDays, null, 'red', 'absent-tag') },
   ];
 }
 
