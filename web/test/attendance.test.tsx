@@ -200,6 +200,10 @@ describe('attendance tab', () => {
     renderPanel();
     fireEvent.click(await within(table()).findByText('Wang Lei'));
     const days = await screen.findByTestId('attendance-days');
+    // The names are marked as user data, the words around them are the console's.
+    const title = screen.getByTestId('attendance-drawer-title');
+    expect(title.textContent).toBe('Days of Wang Lei at Campus');
+    expect([...title.querySelectorAll('[data-user-data]')].map((e) => e.textContent)).toEqual(['Wang Lei', 'Campus']);
     await within(days).findByText('2026-11-24');
     expect(attendanceCalls().at(-1)!.body).toMatchObject({ View: 'daily', Imei: '865000000000011', FenceId: 3 });
     fireEvent.click(within(days).getByText('2026-11-24'));

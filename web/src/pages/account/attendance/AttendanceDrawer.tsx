@@ -4,7 +4,7 @@ import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Descriptions, Drawer, Empty, Skeleton, Space, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
 import { DataTable } from '../../../components/DataTable';
 import { errorText } from '../../../i18n/errors';
@@ -81,8 +81,9 @@ export function AttendanceDrawer({
       destroyOnHidden
       title={
         target ? (
-          <span {...USER_DATA} data-testid="attendance-drawer-title">
-            {day ? t('detail.title', names) : t('detail.daysTitle', names)}
+          <span data-testid="attendance-drawer-title">
+            {/* The names are user data, the words around them the console's. */}
+            <Trans t={t} i18nKey={day ? 'detail.title' : 'detail.daysTitle'} values={names} components={{ u: <span {...USER_DATA} /> }} />
           </span>
         ) : null
       }
