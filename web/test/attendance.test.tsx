@@ -43,6 +43,8 @@ const totalRows: Row[] = [base, { ...base, DeviceId: 12, Imei: '865000000000012'
 const dailyRows: Row[] = [
   { ...base, Day: '2026-11-24', Days: 1, FirstIn: '2026-11-24T00:25:00Z', LastOut: '2026-11-24T09:40:00Z', InsideMinutes: 425, AbsentDays: 0 },
   { ...base, Day: '2026-11-23', Days: 1, FirstIn: null, LastOut: null, InsideMinutes: 0, Entries: 0, Exits: 0, LateMinutes: 0, LateDays: 0, AbsentDays: 1 },
+  // An owner in UTC-5: its clock, not the reader's.
+  { ...base, DeviceId: 13, Imei: '865000000000013', Day: '2026-11-22', Days: 1, FirstIn: '2026-11-22T14:05:00Z', LastOut: '2026-11-23T01:20:00Z', TimeZoneOffset: -300, AbsentDays: 0 },
 ];
 
 let sent: { path: string; body: Record<string, unknown> }[] = [];
@@ -133,8 +135,10 @@ describe('attendance tab', () => {
     // First in and last out on the owner's clock (UTC+8 here).
     expect(within(table()).getByText('08:25')).toBeTruthy();
     expect(within(table()).getByText('17:40')).toBeTruthy();
+    expect(within(table()).getByText('09:05')).toBeTruthy();
+    expect(within(table()).getByText('20:20')).toBeTruthy();
     expect(within(table()).getByText('7 h 05 min')).toBeTruthy();
-    expect(within(table()).getByText('Late 25 min')).toBeTruthy();
+    expect(within(table()).getAllByText('Late 25 min')).toHaveLength(2);
     expect(within(table()).getAllByTestId('absent-tag')).toHaveLength(1);
   });
 

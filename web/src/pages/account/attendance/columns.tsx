@@ -121,8 +121,8 @@ export function dailyColumns(t: TFunction, fallbackOffset: number, withWho = tru
   return [
     { key: 'Day', title: t('attendance:columns.day'), dataIndex: 'Day', width: 115, sorter: true, fixed: withWho ? 'left' : undefined },
     ...(withWho ? who(t) : []),
-    { key: 'FirstIn', title: t('attendance:columns.firstIn'), width: 100, render: (_, r) => formatOwnerTime(t, r.FirstIn, r.Day, fallbackOffset) },
-    { key: 'LastOut', title: t('attendance:columns.lastOut'), width: 100, render: (_, r) => formatOwnerTime(t, r.LastOut, r.Day, fallbackOffset) },
+    { key: 'FirstIn', title: t('attendance:columns.firstIn'), width: 100, render: (_, r) => formatOwnerTime(t, r.FirstIn, r.Day, r.TimeZoneOffset ?? fallbackOffset) },
+    { key: 'LastOut', title: t('attendance:columns.lastOut'), width: 100, render: (_, r) => formatOwnerTime(t, r.LastOut, r.Day, r.TimeZoneOffset ?? fallbackOffset) },
     { key: 'InsideMinutes', title: t('attendance:columns.inside'), dataIndex: 'InsideMinutes', width: 130, sorter: true, render: (m: number) => formatMinutes(t, m) },
     entriesColumn(t),
     { key: 'LateMinutes', title: t('attendance:columns.late'), width: 130, sorter: true, render: (_, r) => lateCell(t, r.LateMinutes) },
