@@ -38,6 +38,7 @@ const base: Row = {
   LateDays: 1,
   EarlyDays: 0,
   AbsentDays: 1,
+  TimeZoneOffset: 480,
 };
 const totalRows: Row[] = [base, { ...base, DeviceId: 12, Imei: '865000000000012', DeviceName: 'Li Na', LateMinutes: 0, LateDays: 0, AbsentDays: 0, InsideMinutes: 45 }];
 const dailyRows: Row[] = [

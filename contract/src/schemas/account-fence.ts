@@ -249,7 +249,7 @@ export const attendanceRowSchema = z.object({
   EarlyDays: z.number(),
   AbsentDays: z.number(),
   /** The fence owner's time zone offset, minutes east of UTC: FirstIn and LastOut are shown on its clock. */
-  TimeZoneOffset: z.number().optional(),
+  TimeZoneOffset: z.number(),
 });
 export type AttendanceRow = z.infer<typeof attendanceRowSchema>;
 export const attendanceResponse = pageOf(attendanceRowSchema);
