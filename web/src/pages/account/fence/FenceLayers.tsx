@@ -1,0 +1,55 @@
+// Account fences drawn on a map (the fence page, its dialog, the monitor): filled shapes with an
+// outline and the fence's name. Stored shapes are WGS-84; they are shifted to the map's
+// coordinates (GCJ-02 on AMap) here. District fences appear once their boundary is loaded.
+import { useMemo } from 'react';
+import { Layer, Source } from 'react-map-gl/maplibre';
+import { useMapProjection } from '../../../map/projection';
+import { fenceFeatures, useDistrictShapes, type ShapeOf } from './queries';
+
+export type MapAccountFence = ShapeOf & { FenceId: number; Name: string };
+
+const COLOURS = { fill: '#722ed1', line: '#531dab', selected: '#f5222d' };
+
+export function useFenceCollection(fences: readonly MapAccountFence[], selectedId: number | null) {
+  const projection = useMapProjection();
+  const districts = useDistrictShapes(fences.flatMap((f) => (f.Type === 'district' && f.DistrictCode ? [f.DistrictCode] : [])));
+  return useMemo(
+    () => fenceFeatures(fences, districts.data, projection, selectedId),
+    [fences, districts.data, projection, selectedId],
+  );
+}
+
+/** The fences as layers of the source `id` (one map may hold several sets: ids keep them apart). */
+export function FenceLayers({
+  id,
+  data,
+  labels = true,
+  beforeId,
+}: {
+  id: string;
+  data: GeoJSON.FeatureCollection;
+  labels?: boolean;
+  beforeId?: string;
+}) {
+  const colour = (base: string) => ['case', ['get', 'selected'], COLOURS.selected, base] as unknown as string;
+  return (
+    <Source id={id} type="geojson" data={data}>
+      <Layer id={`${id}-fill`} type="fill" beforeId={beforeId} paint={{ 'fill-color': colour(COLOURS.fill), 'fill-opacity': 0.15 }} />
+      <Layer id={`${id}-line`} type="line" beforeId={beforeId} paint={{ 'line-color': colour(COLOURS.line), 'line-width': ['case', ['get', 'selected'], 3, 2] as unknown as number }} />
+      {labels ? (
+        <Layer
+          id={`${id}-label`}
+          type="symbol"
+          layout={{
+            'text-field': ['get', 'name'],
+            'text-font': ['sans-serif'],
+            'text-size': 13,
+            'text-max-width': 10,
+            'symbol-placement': 'point',
+          }}
+          paint={{ 'text-color': colour(COLOURS.line), 'text-halo-color': '#ffffff', 'text-halo-width': 2 }}
+        />
+      ) : null}
+    </Source>
+  );
+}
