@@ -104,6 +104,14 @@ const schema = z.object({
   OPERATION_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(180),
   /** How often devices are checked against OFFLINE_TIMEOUT_SECONDS for the offline alarm. */
   ALARM_OFFLINE_CHECK_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Account fences: a crossing is confirmed after this many consecutive fixes on the new side (0: not a criterion)... */
+  FENCE_DWELL_FIXES: z.coerce.number().int().min(0).max(100).default(2),
+  /** ... or after this many seconds on it, whichever comes first (0: not a criterion). */
+  FENCE_DWELL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Account fences ignore fixes whose accuracy is poorer (larger) than this, in metres (LBS fixes). */
+  FENCE_MAX_ACCURACY_M: z.coerce.number().min(1).max(100_000).default(150),
+  /** How often the attendance job brings daily summaries up to date. */
+  ATTENDANCE_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
   /**
    * Reverse geocoder for device addresses: offline (province, city and district from the boundaries
    * shipped with the platform), amap (needs GEOCODER_KEY), nominatim, or none (coordinates only).
