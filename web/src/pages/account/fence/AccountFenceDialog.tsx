@@ -55,7 +55,7 @@ function PointsInput({ value, onDraw, drawing }: { value?: { Lat: number; Lon: n
   );
 }
 
-function FenceFields({ form, known }: { form: FormInstance; known: KnownAccount[] }) {
+function FenceFields({ form, known, others }: { form: FormInstance; known: KnownAccount[]; others: readonly AccountFence[] }) {
   const { t } = useTranslation('accountFence');
   const [drawMode, setDrawMode] = useState<DrawMode>(null);
   const type = Form.useWatch<FenceType | undefined>('Type', { form, preserve: true });
@@ -88,7 +88,7 @@ function FenceFields({ form, known }: { form: FormInstance; known: KnownAccount[
 
   return (
     <Row gutter={16}>
-      <Col span={10}>
+      <Col span={11}>
         <Form.Item name="Name" label={t('fields.name')} required>
           <Input maxLength={64} data-testid="fence-name" />
         </Form.Item>
@@ -144,10 +144,10 @@ function FenceFields({ form, known }: { form: FormInstance; known: KnownAccount[
           <ScheduleInput />
         </Form.Item>
       </Col>
-      <Col span={14}>
+      <Col span={13}>
         <AccountFenceMap
           id="account-fence-edit"
-          fences={[]}
+          fences={others}
           editing={editing}
           drawMode={drawMode}
           onDrawn={drawn}
@@ -162,9 +162,12 @@ function FenceFields({ form, known }: { form: FormInstance; known: KnownAccount[
 export function AccountFenceDialog({
   fence,
   owner,
+  others = [],
   open,
   onClose,
 }: {
+  /** The other fences of the list, drawn for orientation. */
+  others?: readonly AccountFence[];
   /** The fence changed, or null for a new one. */
   fence: AccountFence | null;
   /** The owner account of a new fence (the account the page is showing), the caller's by default. */
@@ -190,6 +193,7 @@ export function AccountFenceDialog({
       }
     : { ...(owner !== undefined ? { UserId: owner } : {}), Name: '', UserIds: [], IncludeChildren: false, AlarmType: 3, Type: 'polygon', Schedule: null };
   const known = fence?.Accounts ?? [];
+  const around = fence ? others.filter((f) => f.FenceId !== fence.FenceId) : others;
   return (
     <FormDialog<FenceValues>
       open={open}
@@ -203,7 +207,7 @@ export function AccountFenceDialog({
       invalidate={[ACCOUNT_FENCE_KEYS.all]}
       onClose={onClose}
       testId="account-fence-form"
-      fields={(form) => <FenceFields form={form} known={known} />}
+      fields={(form) => <FenceFields form={form} known={known} others={around} />}
     />
   );
 }

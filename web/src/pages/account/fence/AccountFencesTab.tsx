@@ -1,9 +1,9 @@
 // The fences tab of /account/showfence: the fences of an account's subtree (the caller's, or the
-// account chosen in the search bar), searched by name, alarm type and shape, beside a map drawing
+// account chosen in the search bar), searched by name, alarm type and shape, under a map drawing
 // the listed fences; a click on a row brings its shape into view. Adding, changing and deleting
 // need `accountFence.edit`.
 import { useMemo, useState } from 'react';
-import { Card, Space, Tag, Tooltip, Typography } from 'antd';
+import { Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useQuery } from '@tanstack/react-query';
@@ -107,6 +107,9 @@ export function AccountFencesTab() {
     <div className="wt-account-fences">
       {/* The focused row stands out like a selected one. */}
       {focused !== null ? <style>{`.wt-account-fences tr[data-row-key="${focused}"] > td { background: #e6f4ff; }`}</style> : null}
+      <div className="wt-account-fences-map">
+        <AccountFenceMap fences={listed} selectedId={focused} focusKey={`${focused ?? ''}:${listed.map((f) => f.FenceId).join(',')}`} height="100%" />
+      </div>
       <div
         className="wt-account-fences-list"
         onClickCapture={(e) => {
@@ -152,12 +155,9 @@ export function AccountFencesTab() {
             },
           ]}
         >
-          <AccountFenceDialog open={!!editing} fence={editing?.fence ?? null} owner={editing?.owner} onClose={() => setEditing(null)} />
+          <AccountFenceDialog open={!!editing} fence={editing?.fence ?? null} owner={editing?.owner} others={listed} onClose={() => setEditing(null)} />
         </ListPage>
       </div>
-      <Card className="wt-account-fences-map" styles={{ body: { padding: 0 } }}>
-        <AccountFenceMap fences={listed} selectedId={focused} focusKey={`${focused ?? ''}:${listed.map((f) => f.FenceId).join(',')}`} height="100%" />
-      </Card>
     </div>
   );
 }

@@ -38,7 +38,7 @@ export function ScheduleInput({ value, onChange }: { value?: ScheduleValue | nul
           <Checkbox.Group
             value={value.Days}
             onChange={(d) => onChange?.({ Days: d as number[], Windows: windows })}
-            options={WEEK.map((d) => ({ value: d, label: t(`days.${d}`) }))}
+            options={WEEK.map((d) => ({ value: d, label: <span title={t(`days.${d}`)}>{t(`daysShort.${d}`)}</span> }))}
           />
           {windows.map((w, i) => (
             <Space key={i} data-testid={`fence-window-${i}`} wrap>
