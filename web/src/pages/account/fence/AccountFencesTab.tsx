@@ -95,7 +95,7 @@ export function AccountFencesTab() {
         ),
       },
       { key: 'DeviceCount', title: t('fields.devices'), dataIndex: 'DeviceCount', width: 90, align: 'right' },
-      { key: 'AlarmType', title: t('fields.alarmType'), dataIndex: 'AlarmType', width: 100, render: (a: number) => <Tag color={ALARM_COLOURS[a]}>{t(`alarmTypes.${a}`)}</Tag> },
+      { key: 'AlarmType', title: t('fields.alarmType'), dataIndex: 'AlarmType', width: 150, render: (a: number) => <Tag color={ALARM_COLOURS[a]}>{t(`alarmTypes.${a}`)}</Tag> },
       { key: 'Type', title: t('fields.shape'), width: 190, render: (_, r) => <ShapeSummary fence={r} /> },
       { key: 'Schedule', title: t('fields.schedule'), width: 200, render: (_, r) => <ScheduleSummary schedule={r.Schedule} /> },
       { key: 'CreatedAt', title: t('fields.created'), dataIndex: 'CreatedAt', width: 165, render: (v: string) => formatDateTime(v) },
