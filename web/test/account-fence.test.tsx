@@ -22,19 +22,37 @@ vi.mock('../src/pages/account/fence/AccountFenceMap', () => ({
       <div>
         <button
           onClick={() =>
-            p.onDrawn!({ Type: 'polygon', Points: [{ Lat: 22.5, Lon: 113.9 }, { Lat: 22.5, Lon: 114 }, { Lat: 22.6, Lon: 114 }, { Lat: 22.6, Lon: 113.9 }] })
+            p.onDrawn!({
+              Type: 'polygon',
+              Points: [
+                { Lat: 22.5, Lon: 113.9 },
+                { Lat: 22.5, Lon: 114 },
+                { Lat: 22.6, Lon: 114 },
+                { Lat: 22.6, Lon: 113.9 },
+              ],
+            })
           }
         >
           draw-square
         </button>
         <button
           onClick={() =>
-            p.onDrawn!({ Type: 'polygon', Points: [{ Lat: 22.5, Lon: 113.9 }, { Lat: 22.6, Lon: 114 }, { Lat: 22.5, Lon: 114 }, { Lat: 22.6, Lon: 113.9 }] })
+            p.onDrawn!({
+              Type: 'polygon',
+              Points: [
+                { Lat: 22.5, Lon: 113.9 },
+                { Lat: 22.6, Lon: 114 },
+                { Lat: 22.5, Lon: 114 },
+                { Lat: 22.6, Lon: 113.9 },
+              ],
+            })
           }
         >
           draw-bowtie
         </button>
-        <button onClick={() => p.onDrawn!({ Type: 'circle', Lat: 22.54, Lon: 113.95, Radius: 800 })}>draw-circle</button>
+        <button onClick={() => p.onDrawn!({ Type: 'circle', Lat: 22.54, Lon: 113.95, Radius: 800 })}>
+          draw-circle
+        </button>
       </div>
     ) : (
       <div data-testid="list-map">{p.fences.map((f) => f.Name).join(',')}</div>
@@ -42,7 +60,11 @@ vi.mock('../src/pages/account/fence/AccountFenceMap', () => ({
 }));
 vi.mock('../src/pages/account/fence/district', () => ({
   DistrictPicker: ({ value, onChange }: { value?: string; onChange?: (c?: string) => void }) => (
-    <input data-testid="district-input" value={value ?? ''} onChange={(e) => onChange?.(e.target.value || undefined)} />
+    <input
+      data-testid="district-input"
+      value={value ?? ''}
+      onChange={(e) => onChange?.(e.target.value || undefined)}
+    />
   ),
   loadDistrictShape: async () => null,
   districtLabel: async (code: string) => (code === '440305' ? 'Nanshan District' : code),
@@ -106,18 +128,42 @@ beforeEach(() => {
     if (path === '/AccountFence/List') return answer({ Total: FENCES.length, Items: FENCES });
     if (path === '/user/allChildrenUsers')
       return answer({
-        Node: { UserId: 1, ParentId: null, LoginName: 'admin', Username: 'admin', companyName: '', Contact: '', AccountKind: 'company', HasChildren: true },
-        Items: [{ UserId: 7, ParentId: 1, LoginName: 'school', Username: 'School', companyName: '', Contact: '', AccountKind: 'company', HasChildren: false }],
+        Node: {
+          UserId: 1,
+          ParentId: null,
+          LoginName: 'admin',
+          Username: 'admin',
+          companyName: '',
+          Contact: '',
+          AccountKind: 'company',
+          HasChildren: true,
+        },
+        Items: [
+          {
+            UserId: 7,
+            ParentId: 1,
+            LoginName: 'school',
+            Username: 'School',
+            companyName: '',
+            Contact: '',
+            AccountKind: 'company',
+            HasChildren: false,
+          },
+        ],
         Total: 1,
       });
-    if (path === '/Geofence/CreateGeofence' || path === '/Geofence/EditGeofence') return answer({ Item: fence({}) });
+    if (path === '/Geofence/CreateGeofence' || path === '/Geofence/EditGeofence')
+      return answer({ Item: fence({}) });
     return answer({ Items: [], Total: 0 });
   }) as typeof fetch);
 });
 afterEach(cleanup);
 
 function login(permissions: string[]) {
-  useSession.setState({ userId: 1, userInfo: { UserId: 1, LoginName: 'admin', Permissions: permissions } as unknown as UserInfo });
+  useSession.setState({
+    userId: 1,
+    userInfo: { UserId: 1, LoginName: 'admin', Permissions: permissions } as unknown as UserInfo,
+  });
 }
 
 function renderPage() {

@@ -3,11 +3,25 @@
 // contract's schema checks the whole fence before it is sent (a self-crossing polygon is refused
 // at its field as soon as it is drawn); the server's refusals go under their fields.
 import { useMemo, useState } from 'react';
-import { Button, Col, Form, Input, InputNumber, Radio, Row, Space, Switch, Typography, type FormInstance } from 'antd';
+import {
+  Button,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Space,
+  Switch,
+  Typography,
+  type FormInstance,
+} from 'antd';
 import { BorderOutlined, RadiusSettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { accountFence as schemas } from '@wt/contract';
+import { accountFence as schemas, fence as fenceSchemas } from '@wt/contract';
+
+const { MAX_FENCE_RADIUS } = fenceSchemas;
 import { call } from '../../../api/client';
 import { FormDialog } from '../../../patterns';
 import type { FenceShape } from '../../devices/fence/geometry';
@@ -34,18 +48,32 @@ export function fenceBody(v: FenceValues): FenceValues {
     Schedule: v.Schedule ?? null,
   };
   if (v.Type === 'polygon') body.Points = v.Points ?? [];
-  else if (v.Type === 'circle') Object.assign(body, { Lat: v.Lat ?? undefined, Lon: v.Lon ?? undefined, Radius: v.Radius ?? undefined });
+  else if (v.Type === 'circle')
+    Object.assign(body, { Lat: v.Lat ?? undefined, Lon: v.Lon ?? undefined, Radius: v.Radius ?? undefined });
   else if (v.Type === 'district') body.DistrictCode = v.DistrictCode;
   return body;
 }
 
 /** The polygon's vertices as the form holds them: a count, or a hint to draw. */
-function PointsInput({ value, onDraw, drawing }: { value?: { Lat: number; Lon: number }[]; onDraw: () => void; drawing: boolean }) {
+function PointsInput({
+  value,
+  onDraw,
+  drawing,
+}: {
+  value?: { Lat: number; Lon: number }[];
+  onDraw: () => void;
+  drawing: boolean;
+}) {
   const { t } = useTranslation('accountFence');
   const n = value?.length ?? 0;
   return (
     <Space wrap>
-      <Button icon={<BorderOutlined />} type={drawing ? 'primary' : 'default'} onClick={onDraw} data-testid="fence-draw-polygon">
+      <Button
+        icon={<BorderOutlined />}
+        type={drawing ? 'primary' : 'default'}
+        onClick={onDraw}
+        data-testid="fence-draw-polygon"
+      >
         {t(n ? 'form.redrawPolygon' : 'form.drawPolygon')}
       </Button>
       <Typography.Text type={n ? undefined : 'secondary'} data-testid="fence-points">
@@ -55,7 +83,15 @@ function PointsInput({ value, onDraw, drawing }: { value?: { Lat: number; Lon: n
   );
 }
 
-function FenceFields({ form, known, others }: { form: FormInstance; known: KnownAccount[]; others: readonly AccountFence[] }) {
+function FenceFields({
+  form,
+  known,
+  others,
+}: {
+  form: FormInstance;
+  known: KnownAccount[];
+  others: readonly AccountFence[];
+}) {
   const { t } = useTranslation('accountFence');
   const [drawMode, setDrawMode] = useState<DrawMode>(null);
   const type = Form.useWatch<FenceType | undefined>('Type', { form, preserve: true });
@@ -68,7 +104,19 @@ function FenceFields({ form, known, others }: { form: FormInstance; known: Known
   const fenceId = form.getFieldValue('FenceId') as number | undefined;
 
   const editing = useMemo<MapAccountFence | null>(
-    () => (type ? { FenceId: fenceId ?? -1, Name: name ?? '', Type: type, Points: points, Lat: lat, Lon: lon, Radius: radius, DistrictCode: district } : null),
+    () =>
+      type
+        ? {
+            FenceId: fenceId ?? -1,
+            Name: name ?? '',
+            Type: type,
+            Points: points,
+            Lat: lat,
+            Lon: lon,
+            Radius: radius,
+            DistrictCode: district,
+          }
+        : null,
     [fenceId, name, type, points, lat, lon, radius, district],
   );
 
@@ -76,7 +124,13 @@ function FenceFields({ form, known, others }: { form: FormInstance; known: Known
     setDrawMode(null);
     if (s.Type === 'polygon') {
       const crosses = schemas.ringSelfIntersects(s.Points);
-      form.setFields([{ name: 'Points', value: s.Points, errors: crosses ? [t('messages:accountFence.selfIntersecting')] : [] }]);
+      form.setFields([
+        {
+          name: 'Points',
+          value: s.Points,
+          errors: crosses ? [t('messages:accountFence.selfIntersecting')] : [],
+        },
+      ]);
     } else {
       form.setFields([
         { name: 'Lat', value: s.Lat, errors: [] },
@@ -95,11 +149,21 @@ function FenceFields({ form, known, others }: { form: FormInstance; known: Known
         <Form.Item name="UserIds" label={t('fields.accounts')} required>
           <WatchedAccountsSelect known={known} />
         </Form.Item>
-        <Form.Item name="IncludeChildren" label={t('fields.includeChildren')} valuePropName="checked" extra={t('form.includeChildrenHint')}>
+        <Form.Item
+          name="IncludeChildren"
+          label={t('fields.includeChildren')}
+          valuePropName="checked"
+          extra={t('form.includeChildrenHint')}
+        >
           <Switch data-testid="fence-children" />
         </Form.Item>
         <Form.Item name="AlarmType" label={t('fields.alarmType')} required>
-          <Radio.Group options={schemas.ACCOUNT_FENCE_ALARM_TYPES.map((a) => ({ value: a, label: t(`alarmTypes.${a}`) }))} />
+          <Radio.Group
+            options={schemas.ACCOUNT_FENCE_ALARM_TYPES.map((a) => ({
+              value: a,
+              label: t(`alarmTypes.${a}`),
+            }))}
+          />
         </Form.Item>
         <Form.Item name="Type" label={t('fields.shape')} required>
           <Radio.Group
@@ -111,26 +175,57 @@ function FenceFields({ form, known, others }: { form: FormInstance; known: Known
         </Form.Item>
         {type === 'polygon' ? (
           <Form.Item name="Points" label={t('form.polygon')} required>
-            <PointsInput drawing={drawMode === 'polygon'} onDraw={() => setDrawMode(drawMode === 'polygon' ? null : 'polygon')} />
+            <PointsInput
+              drawing={drawMode === 'polygon'}
+              onDraw={() => setDrawMode(drawMode === 'polygon' ? null : 'polygon')}
+            />
           </Form.Item>
         ) : null}
         {type === 'circle' ? (
           <>
             <Form.Item label={t('form.circle')} style={{ marginBottom: 8 }}>
-              <Button icon={<RadiusSettingOutlined />} type={drawMode === 'circle' ? 'primary' : 'default'} onClick={() => setDrawMode(drawMode === 'circle' ? null : 'circle')} data-testid="fence-draw-circle">
+              <Button
+                icon={<RadiusSettingOutlined />}
+                type={drawMode === 'circle' ? 'primary' : 'default'}
+                onClick={() => setDrawMode(drawMode === 'circle' ? null : 'circle')}
+                data-testid="fence-draw-circle"
+              >
                 {t('form.drawCircle')}
               </Button>
-              {drawMode === 'circle' ? <Typography.Text type="secondary" style={{ marginLeft: 8 }}>{t('form.circleHint')}</Typography.Text> : null}
+              {drawMode === 'circle' ? (
+                <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+                  {t('form.circleHint')}
+                </Typography.Text>
+              ) : null}
             </Form.Item>
             <Space align="start" wrap>
               <Form.Item name="Lat" label={t('form.lat')} required>
-                <InputNumber min={-90} max={90} step={0.0001} style={{ width: 130 }} data-testid="fence-lat" />
+                <InputNumber
+                  min={-90}
+                  max={90}
+                  step={0.0001}
+                  style={{ width: 130 }}
+                  data-testid="fence-lat"
+                />
               </Form.Item>
               <Form.Item name="Lon" label={t('form.lon')} required>
-                <InputNumber min={-180} max={180} step={0.0001} style={{ width: 130 }} data-testid="fence-lon" />
+                <InputNumber
+                  min={-180}
+                  max={180}
+                  step={0.0001}
+                  style={{ width: 130 }}
+                  data-testid="fence-lon"
+                />
               </Form.Item>
               <Form.Item name="Radius" label={t('form.radius')} required>
-                <InputNumber min={1} step={50} style={{ width: 120 }} suffix="m" data-testid="fence-radius" />
+                <InputNumber
+                  min={1}
+                  max={MAX_FENCE_RADIUS}
+                  step={50}
+                  style={{ width: 120 }}
+                  suffix="m"
+                  data-testid="fence-radius"
+                />
               </Form.Item>
             </Space>
           </>
@@ -145,15 +240,18 @@ function FenceFields({ form, known, others }: { form: FormInstance; known: Known
         </Form.Item>
       </Col>
       <Col span={13}>
-        <AccountFenceMap
-          id="account-fence-edit"
-          fences={others}
-          editing={editing}
-          drawMode={drawMode}
-          onDrawn={drawn}
-          focusKey={`${type ?? ''}:${district ?? ''}`}
-          height={560}
-        />
+        {/* The map stays in sight while the form scrolls. */}
+        <div style={{ position: 'sticky', top: 0 }}>
+          <AccountFenceMap
+            id="account-fence-edit"
+            fences={others}
+            editing={editing}
+            drawMode={drawMode}
+            onDrawn={drawn}
+            focusKey={`${type ?? ''}:${district ?? ''}`}
+            height={560}
+          />
+        </div>
       </Col>
     </Row>
   );
@@ -191,7 +289,15 @@ export function AccountFenceDialog({
         DistrictCode: fence.DistrictCode ?? undefined,
         Schedule: fence.Schedule,
       }
-    : { ...(owner !== undefined ? { UserId: owner } : {}), Name: '', UserIds: [], IncludeChildren: false, AlarmType: 3, Type: 'polygon', Schedule: null };
+    : {
+        ...(owner !== undefined ? { UserId: owner } : {}),
+        Name: '',
+        UserIds: [],
+        IncludeChildren: false,
+        AlarmType: 3,
+        Type: 'polygon',
+        Schedule: null,
+      };
   const known = fence?.Accounts ?? [];
   const around = fence ? others.filter((f) => f.FenceId !== fence.FenceId) : others;
   return (
@@ -202,7 +308,11 @@ export function AccountFenceDialog({
       schema={fence ? schemas.editAccountFenceRequest : schemas.createAccountFenceRequest}
       initial={initial}
       transform={fenceBody}
-      submit={(v) => (v.FenceId !== undefined ? call('/Geofence/EditGeofence', v as z.input<typeof schemas.editAccountFenceRequest>) : call('/Geofence/CreateGeofence', v))}
+      submit={(v) =>
+        v.FenceId !== undefined
+          ? call('/Geofence/EditGeofence', v as z.input<typeof schemas.editAccountFenceRequest>)
+          : call('/Geofence/CreateGeofence', v)
+      }
       successMessage={t('saved')}
       invalidate={[ACCOUNT_FENCE_KEYS.all]}
       onClose={onClose}

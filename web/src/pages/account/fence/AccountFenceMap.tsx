@@ -115,7 +115,11 @@ export function AccountFenceMap(props: AccountFenceMapProps) {
   const fitKey = `${props.focusKey}:${edited.features.length ? 'shape' : ''}`;
   return (
     <div style={{ height: props.height ?? 420, position: 'relative' }} data-testid="account-fence-map">
-      <MapView id={props.id ?? 'account-fence'} initialViewState={{ longitude: 116.397, latitude: 39.908, zoom: 3 }} doubleClickZoom={false}>
+      <MapView
+        id={props.id ?? 'account-fence'}
+        initialViewState={{ longitude: 116.397, latitude: 39.908, zoom: 3 }}
+        doubleClickZoom={false}
+      >
         <FenceLayers id="account-fences" data={listed} />
         <FenceLayers id="account-fence-edited" data={edited} />
         <FitView fit={fit} focusKey={fitKey} />

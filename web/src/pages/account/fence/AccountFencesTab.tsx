@@ -27,7 +27,11 @@ const ALARM_COLOURS: Record<number, string> = { 1: 'green', 2: 'orange', 3: 'pur
 /** A district's name in the console's language (its code until the name is there). */
 export function DistrictName({ code }: { code: string }) {
   const lang = currentLocale();
-  const name = useQuery({ queryKey: ACCOUNT_FENCE_KEYS.districtName(code, lang), queryFn: () => districtLabel(code, lang), staleTime: Infinity });
+  const name = useQuery({
+    queryKey: ACCOUNT_FENCE_KEYS.districtName(code, lang),
+    queryFn: () => districtLabel(code, lang),
+    staleTime: Infinity,
+  });
   return <span data-testid={`district-${code}`}>{name.data ?? code}</span>;
 }
 
@@ -42,7 +46,9 @@ export function ScheduleSummary({ schedule }: { schedule: ScheduleValue | null }
           .sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7))
           .map((d) => t(`daysShort.${d}`))
           .join(' ');
-  const windows = schedule.Windows.map((w) => `${w.Start}–${w.End}${overnight(w) ? ` ${t('schedule.nextDay')}` : ''}`).join(', ');
+  const windows = schedule.Windows.map(
+    (w) => `${w.Start}–${w.End}${overnight(w) ? ` ${t('schedule.nextDay')}` : ''}`,
+  ).join(', ');
   return (
     <span>
       {days} · {windows}
@@ -56,7 +62,9 @@ export function ShapeSummary({ fence }: { fence: AccountFence }) {
     <Space size={4} wrap>
       <Tag>{t(`types.${fence.Type}`)}</Tag>
       {fence.Type === 'circle' ? <span>{t('list.radius', { radius: fence.Radius ?? 0 })}</span> : null}
-      {fence.Type === 'polygon' && fence.Points.length ? <span>{t('list.points', { count: fence.Points.length })}</span> : null}
+      {fence.Type === 'polygon' && fence.Points.length ? (
+        <span>{t('list.points', { count: fence.Points.length })}</span>
+      ) : null}
       {fence.Type === 'district' && fence.DistrictCode ? <DistrictName code={fence.DistrictCode} /> : null}
     </Space>
   );
@@ -70,15 +78,39 @@ export function AccountFencesTab() {
   const [focused, setFocused] = useState<number | null>(null);
 
   const search: SearchSpec[] = [
-    { type: 'custom', name: 'UserId', label: t('search.account'), input: <AccountSelect testId="fence-account" /> },
+    {
+      type: 'custom',
+      name: 'UserId',
+      label: t('search.account'),
+      input: <AccountSelect testId="fence-account" />,
+    },
     { type: 'text', name: 'Name', label: t('fields.name'), width: 160 },
-    { type: 'select', name: 'AlarmType', label: t('fields.alarmType'), width: 130, options: schemas.ACCOUNT_FENCE_ALARM_TYPES.map((a) => ({ value: a, label: t(`alarmTypes.${a}`) })) },
-    { type: 'select', name: 'Type', label: t('fields.shape'), width: 130, options: schemas.ACCOUNT_FENCE_TYPES.map((s) => ({ value: s, label: t(`types.${s}`) })) },
+    {
+      type: 'select',
+      name: 'AlarmType',
+      label: t('fields.alarmType'),
+      width: 130,
+      options: schemas.ACCOUNT_FENCE_ALARM_TYPES.map((a) => ({ value: a, label: t(`alarmTypes.${a}`) })),
+    },
+    {
+      type: 'select',
+      name: 'Type',
+      label: t('fields.shape'),
+      width: 130,
+      options: schemas.ACCOUNT_FENCE_TYPES.map((s) => ({ value: s, label: t(`types.${s}`) })),
+    },
   ];
 
   const columns = useMemo<ColumnsType<AccountFence>>(
     () => [
-      { key: 'Name', title: t('fields.name'), dataIndex: 'Name', width: 150, onCell: userDataCell, render: (v: string) => <span data-testid={`fence-row-${v}`}>{v}</span> },
+      {
+        key: 'Name',
+        title: t('fields.name'),
+        dataIndex: 'Name',
+        width: 150,
+        onCell: userDataCell,
+        render: (v: string) => <span data-testid={`fence-row-${v}`}>{v}</span>,
+      },
       {
         key: 'Accounts',
         title: t('fields.accounts'),
@@ -95,10 +127,27 @@ export function AccountFencesTab() {
         ),
       },
       { key: 'DeviceCount', title: t('fields.devices'), dataIndex: 'DeviceCount', width: 90, align: 'right' },
-      { key: 'AlarmType', title: t('fields.alarmType'), dataIndex: 'AlarmType', width: 150, render: (a: number) => <Tag color={ALARM_COLOURS[a]}>{t(`alarmTypes.${a}`)}</Tag> },
+      {
+        key: 'AlarmType',
+        title: t('fields.alarmType'),
+        dataIndex: 'AlarmType',
+        width: 150,
+        render: (a: number) => <Tag color={ALARM_COLOURS[a]}>{t(`alarmTypes.${a}`)}</Tag>,
+      },
       { key: 'Type', title: t('fields.shape'), width: 190, render: (_, r) => <ShapeSummary fence={r} /> },
-      { key: 'Schedule', title: t('fields.schedule'), width: 200, render: (_, r) => <ScheduleSummary schedule={r.Schedule} /> },
-      { key: 'CreatedAt', title: t('fields.created'), dataIndex: 'CreatedAt', width: 165, render: (v: string) => formatDateTime(v) },
+      {
+        key: 'Schedule',
+        title: t('fields.schedule'),
+        width: 200,
+        render: (_, r) => <ScheduleSummary schedule={r.Schedule} />,
+      },
+      {
+        key: 'CreatedAt',
+        title: t('fields.created'),
+        dataIndex: 'CreatedAt',
+        width: 165,
+        render: (v: string) => formatDateTime(v),
+      },
     ],
     [t],
   );
@@ -106,9 +155,16 @@ export function AccountFencesTab() {
   return (
     <div className="wt-account-fences">
       {/* The focused row stands out like a selected one. */}
-      {focused !== null ? <style>{`.wt-account-fences tr[data-row-key="${focused}"] > td { background: #e6f4ff; }`}</style> : null}
+      {focused !== null ? (
+        <style>{`.wt-account-fences tr[data-row-key="${focused}"] > td { background: #e6f4ff; }`}</style>
+      ) : null}
       <div className="wt-account-fences-map">
-        <AccountFenceMap fences={listed} selectedId={focused} focusKey={`${focused ?? ''}:${listed.map((f) => f.FenceId).join(',')}`} height="100%" />
+        <AccountFenceMap
+          fences={listed}
+          selectedId={focused}
+          focusKey={`${focused ?? ''}:${listed.map((f) => f.FenceId).join(',')}`}
+          height="100%"
+        />
       </div>
       <div
         className="wt-account-fences-list"
@@ -124,7 +180,12 @@ export function AccountFencesTab() {
           queryKey={ACCOUNT_FENCE_KEYS.list}
           search={search}
           fetch={async (q) => {
-            const r = await call('/AccountFence/List', { ...(q as Record<string, unknown>), PageNo: q.PageNo ?? 1, PageCount: q.PageCount ?? 10, WithShape: true });
+            const r = await call('/AccountFence/List', {
+              ...(q as Record<string, unknown>),
+              PageNo: q.PageNo ?? 1,
+              PageCount: q.PageCount ?? 10,
+              WithShape: true,
+            });
             setListed(r.Items);
             return r;
           }}
@@ -133,14 +194,25 @@ export function AccountFencesTab() {
           columns={columns}
           scrollX={1180}
           toolbar={(ctx) => [
-            addAction(t('list.add'), () => setEditing({ fence: null, owner: ctx.search.UserId as number | undefined }), { testId: 'add-account-fence', visible: mayEdit }),
+            addAction(
+              t('list.add'),
+              () => setEditing({ fence: null, owner: ctx.search.UserId as number | undefined }),
+              { testId: 'add-account-fence', visible: mayEdit },
+            ),
             <Typography.Text key="limit" type="secondary">
               {t('list.limit', { max: schemas.MAX_ACCOUNT_FENCES })}
             </Typography.Text>,
           ]}
           actionsColumn={{ title: t('list.actions'), width: 150, fixed: 'right' }}
           rowActions={(r) => [
-            { key: 'edit', visible: mayEdit, label: t('list.edit'), icon: <EditOutlined />, onClick: () => setEditing({ fence: r }), testId: `edit-fence-${r.FenceId}` },
+            {
+              key: 'edit',
+              visible: mayEdit,
+              label: t('list.edit'),
+              icon: <EditOutlined />,
+              onClick: () => setEditing({ fence: r }),
+              testId: `edit-fence-${r.FenceId}`,
+            },
             {
               key: 'delete',
               visible: mayEdit,
@@ -155,7 +227,13 @@ export function AccountFencesTab() {
             },
           ]}
         >
-          <AccountFenceDialog open={!!editing} fence={editing?.fence ?? null} owner={editing?.owner} others={listed} onClose={() => setEditing(null)} />
+          <AccountFenceDialog
+            open={!!editing}
+            fence={editing?.fence ?? null}
+            owner={editing?.owner}
+            others={listed}
+            onClose={() => setEditing(null)}
+          />
         </ListPage>
       </div>
     </div>

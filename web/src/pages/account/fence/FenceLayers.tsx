@@ -12,7 +12,9 @@ const COLOURS = { fill: '#722ed1', line: '#531dab', selected: '#f5222d' };
 
 export function useFenceCollection(fences: readonly MapAccountFence[], selectedId: number | null) {
   const projection = useMapProjection();
-  const districts = useDistrictShapes(fences.flatMap((f) => (f.Type === 'district' && f.DistrictCode ? [f.DistrictCode] : [])));
+  const districts = useDistrictShapes(
+    fences.flatMap((f) => (f.Type === 'district' && f.DistrictCode ? [f.DistrictCode] : [])),
+  );
   return useMemo(
     () => fenceFeatures(fences, districts.data, projection, selectedId),
     [fences, districts.data, projection, selectedId],
@@ -34,8 +36,21 @@ export function FenceLayers({
   const colour = (base: string) => ['case', ['get', 'selected'], COLOURS.selected, base] as unknown as string;
   return (
     <Source id={id} type="geojson" data={data}>
-      <Layer id={`${id}-fill`} type="fill" beforeId={beforeId} paint={{ 'fill-color': colour(COLOURS.fill), 'fill-opacity': 0.15 }} />
-      <Layer id={`${id}-line`} type="line" beforeId={beforeId} paint={{ 'line-color': colour(COLOURS.line), 'line-width': ['case', ['get', 'selected'], 3, 2] as unknown as number }} />
+      <Layer
+        id={`${id}-fill`}
+        type="fill"
+        beforeId={beforeId}
+        paint={{ 'fill-color': colour(COLOURS.fill), 'fill-opacity': 0.15 }}
+      />
+      <Layer
+        id={`${id}-line`}
+        type="line"
+        beforeId={beforeId}
+        paint={{
+          'line-color': colour(COLOURS.line),
+          'line-width': ['case', ['get', 'selected'], 3, 2] as unknown as number,
+        }}
+      />
       {labels ? (
         <Layer
           id={`${id}-label`}

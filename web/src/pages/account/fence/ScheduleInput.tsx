@@ -22,7 +22,13 @@ const toDayjs = (s: string): Dayjs | null => (s ? dayjs(`2000-01-01 ${s}`, 'YYYY
 /** True when the window runs past midnight (its end is not after its start). */
 export const overnight = (w: { Start: string; End: string }) => !!w.Start && !!w.End && w.End <= w.Start;
 
-export function ScheduleInput({ value, onChange }: { value?: ScheduleValue | null; onChange?: (v: ScheduleValue | null) => void }) {
+export function ScheduleInput({
+  value,
+  onChange,
+}: {
+  value?: ScheduleValue | null;
+  onChange?: (v: ScheduleValue | null) => void;
+}) {
   const { t } = useTranslation('accountFence');
   const on = !!value;
   const windows = value?.Windows ?? [];
@@ -30,7 +36,11 @@ export function ScheduleInput({ value, onChange }: { value?: ScheduleValue | nul
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="fence-schedule">
       <Space>
-        <Switch checked={on} onChange={(v) => onChange?.(v ? DEFAULT : null)} data-testid="fence-schedule-on" />
+        <Switch
+          checked={on}
+          onChange={(v) => onChange?.(v ? DEFAULT : null)}
+          data-testid="fence-schedule-on"
+        />
         <Typography.Text type="secondary">{t(on ? 'schedule.on' : 'schedule.always')}</Typography.Text>
       </Space>
       {on ? (
@@ -38,7 +48,10 @@ export function ScheduleInput({ value, onChange }: { value?: ScheduleValue | nul
           <Checkbox.Group
             value={value.Days}
             onChange={(d) => onChange?.({ Days: d as number[], Windows: windows })}
-            options={WEEK.map((d) => ({ value: d, label: <span title={t(`days.${d}`)}>{t(`daysShort.${d}`)}</span> }))}
+            options={WEEK.map((d) => ({
+              value: d,
+              label: <span title={t(`days.${d}`)}>{t(`daysShort.${d}`)}</span>,
+            }))}
           />
           {windows.map((w, i) => (
             <Space key={i} data-testid={`fence-window-${i}`} wrap>
@@ -53,7 +66,9 @@ export function ScheduleInput({ value, onChange }: { value?: ScheduleValue | nul
                   setWindows(next);
                 }}
               />
-              {overnight(w) ? <Typography.Text type="warning">{t('schedule.overnight')}</Typography.Text> : null}
+              {overnight(w) ? (
+                <Typography.Text type="warning">{t('schedule.overnight')}</Typography.Text>
+              ) : null}
               <Button
                 type="text"
                 icon={<DeleteOutlined />}

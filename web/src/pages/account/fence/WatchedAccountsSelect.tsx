@@ -40,12 +40,26 @@ export function WatchedAccountsSelect({
       return next;
     });
   const open = async (id: number) => {
-    const r = await qc.fetchQuery({ queryKey: ACCOUNT_KEYS.node(id), queryFn: () => loadNode(id), staleTime: 30_000 });
+    const r = await qc.fetchQuery({
+      queryKey: ACCOUNT_KEYS.node(id),
+      queryFn: () => loadNode(id),
+      staleTime: 30_000,
+    });
     remember([r.Node, ...r.Items]);
     setLoaded((s) => new Set(s).add(id));
   };
-  const root = useQuery({ queryKey: ACCOUNT_KEYS.node(me?.UserId), queryFn: () => loadNode(me?.UserId), enabled: !!me, staleTime: 30_000 });
-  const found = useQuery({ queryKey: ACCOUNT_KEYS.search(keyword), queryFn: () => searchAccounts(keyword), enabled: keyword.length > 0, staleTime: 10_000 });
+  const root = useQuery({
+    queryKey: ACCOUNT_KEYS.node(me?.UserId),
+    queryFn: () => loadNode(me?.UserId),
+    enabled: !!me,
+    staleTime: 30_000,
+  });
+  const found = useQuery({
+    queryKey: ACCOUNT_KEYS.search(keyword),
+    queryFn: () => searchAccounts(keyword),
+    enabled: keyword.length > 0,
+    staleTime: 10_000,
+  });
   const rootId = root.data?.Node.UserId;
 
   const treeData = useMemo(() => {
@@ -64,7 +78,14 @@ export function WatchedAccountsSelect({
     // Chosen accounts not loaded yet stand at the top level under their names until their branch opens.
     for (const k of known)
       if (!all.has(k.UserId))
-        nodes.push({ id: k.UserId, pId: undefined, value: k.UserId, title: <span {...USER_DATA}>{k.LoginName}</span>, label: k.LoginName, isLeaf: true });
+        nodes.push({
+          id: k.UserId,
+          pId: undefined,
+          value: k.UserId,
+          title: <span {...USER_DATA}>{k.LoginName}</span>,
+          label: k.LoginName,
+          isLeaf: true,
+        });
     return nodes;
   }, [keyword, found.data, seen, root.data, rootId, known]);
   const loadedKeys = useMemo(() => (rootId ? [rootId, ...loaded] : [...loaded]), [rootId, loaded]);

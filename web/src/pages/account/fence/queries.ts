@@ -26,7 +26,12 @@ const PAGE = 1000;
 export async function loadAllFences(userId?: number): Promise<AccountFence[]> {
   const out: AccountFence[] = [];
   for (let page = 1; ; page++) {
-    const r = await call('/AccountFence/List', { UserId: userId, PageNo: page, PageCount: PAGE, WithShape: true });
+    const r = await call('/AccountFence/List', {
+      UserId: userId,
+      PageNo: page,
+      PageCount: PAGE,
+      WithShape: true,
+    });
     out.push(...r.Items);
     if (!r.Items.length || out.length >= r.Total) return out;
   }
@@ -60,7 +65,9 @@ export function drawnGeometry(s: ShapeOf): GeoJSON.MultiPolygon | null {
 export function projectMulti(g: GeoJSON.MultiPolygon, p: MapProjection): GeoJSON.MultiPolygon {
   return {
     type: 'MultiPolygon',
-    coordinates: g.coordinates.map((poly) => poly.map((ring) => ring.map(([lon, lat]) => p.toMap([lon!, lat!])))),
+    coordinates: g.coordinates.map((poly) =>
+      poly.map((ring) => ring.map(([lon, lat]) => p.toMap([lon!, lat!]))),
+    ),
   };
 }
 
@@ -104,7 +111,12 @@ export function fenceFeatures(
 ): GeoJSON.FeatureCollection<GeoJSON.MultiPolygon, FenceFeatureProps> {
   const features: GeoJSON.Feature<GeoJSON.MultiPolygon, FenceFeatureProps>[] = [];
   for (const f of fences as (ShapeOf & { FenceId: number; Name: string })[]) {
-    const g = f.Type === 'district' ? (f.DistrictCode ? (districts?.get(f.DistrictCode) ?? null) : null) : drawnGeometry(f);
+    const g =
+      f.Type === 'district'
+        ? f.DistrictCode
+          ? (districts?.get(f.DistrictCode) ?? null)
+          : null
+        : drawnGeometry(f);
     if (!g) continue;
     features.push({
       type: 'Feature',
@@ -116,7 +128,9 @@ export function fenceFeatures(
 }
 
 /** [west, south, east, north] of some features, or null. */
-export function featureBounds(features: readonly GeoJSON.Feature<GeoJSON.MultiPolygon>[]): [number, number, number, number] | null {
+export function featureBounds(
+  features: readonly GeoJSON.Feature<GeoJSON.MultiPolygon>[],
+): [number, number, number, number] | null {
   let w = Infinity;
   let s = Infinity;
   let e = -Infinity;

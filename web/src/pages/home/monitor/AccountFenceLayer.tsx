@@ -10,7 +10,11 @@ const NONE: never[] = [];
 
 export function AccountFenceLayer() {
   const { current } = useMap();
-  const fences = useQuery({ queryKey: ACCOUNT_FENCE_KEYS.monitor(undefined), queryFn: () => loadAllFences(), staleTime: 60_000 });
+  const fences = useQuery({
+    queryKey: ACCOUNT_FENCE_KEYS.monitor(undefined),
+    queryFn: () => loadAllFences(),
+    staleTime: 60_000,
+  });
   const data = useFenceCollection(fences.data ?? NONE, null);
   const beforeId = current?.getMap().getLayer(DEVICE_LAYER_ID) ? DEVICE_LAYER_ID : undefined;
   return <FenceLayers id="monitor-account-fences" data={data} beforeId={beforeId} />;
