@@ -309,4 +309,13 @@ describe('account fence dialog', () => {
       Schedule: null,
     });
   });
+
+  it('says next to a window that it runs past midnight', async () => {
+    login(['read', 'accountFence.edit']);
+    renderPage();
+    await screen.findByTestId('fence-row-Campus');
+    fireEvent.click(screen.getByTestId('edit-fence-2'));
+    const window0 = await screen.findByTestId('fence-window-0');
+    expect(within(window0).getByText(t('accountFence:schedule.overnight'))).toBeTruthy();
+  });
 });
