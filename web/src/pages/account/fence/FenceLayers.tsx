@@ -4,7 +4,13 @@
 import { useMemo } from 'react';
 import { Layer, Source } from 'react-map-gl/maplibre';
 import { useMapProjection } from '../../../map/projection';
-import { fenceFeatures, useDistrictShapes, type ShapeOf } from './queries';
+import {
+  fenceFeatures,
+  labelPoints,
+  useDistrictShapes,
+  type FenceFeatureProps,
+  type ShapeOf,
+} from './queries';
 
 export type MapAccountFence = ShapeOf & { FenceId: number; Name: string };
 
@@ -29,42 +35,46 @@ export function FenceLayers({
   beforeId,
 }: {
   id: string;
-  data: GeoJSON.FeatureCollection;
+  data: GeoJSON.FeatureCollection<GeoJSON.MultiPolygon, FenceFeatureProps>;
   labels?: boolean;
   beforeId?: string;
 }) {
   const colour = (base: string) => ['case', ['get', 'selected'], COLOURS.selected, base] as unknown as string;
+  const points = useMemo(() => labelPoints(data), [data]);
   return (
-    <Source id={id} type="geojson" data={data}>
-      <Layer
-        id={`${id}-fill`}
-        type="fill"
-        beforeId={beforeId}
-        paint={{ 'fill-color': colour(COLOURS.fill), 'fill-opacity': 0.15 }}
-      />
-      <Layer
-        id={`${id}-line`}
-        type="line"
-        beforeId={beforeId}
-        paint={{
-          'line-color': colour(COLOURS.line),
-          'line-width': ['case', ['get', 'selected'], 3, 2] as unknown as number,
-        }}
-      />
-      {labels ? (
+    <>
+      <Source id={id} type="geojson" data={data}>
         <Layer
-          id={`${id}-label`}
-          type="symbol"
-          layout={{
-            'text-field': ['get', 'name'],
-            'text-font': ['sans-serif'],
-            'text-size': 13,
-            'text-max-width': 10,
-            'symbol-placement': 'point',
-          }}
-          paint={{ 'text-color': colour(COLOURS.line), 'text-halo-color': '#ffffff', 'text-halo-width': 2 }}
+          id={`${id}-fill`}
+          type="fill"
+          beforeId={beforeId}
+          paint={{ 'fill-color': colour(COLOURS.fill), 'fill-opacity': 0.15 }}
         />
+        <Layer
+          id={`${id}-line`}
+          type="line"
+          beforeId={beforeId}
+          paint={{
+            'line-color': colour(COLOURS.line),
+            'line-width': ['case', ['get', 'selected'], 3, 2] as unknown as number,
+          }}
+        />
+      </Source>
+      {labels ? (
+        <Source id={`${id}-names`} type="geojson" data={points}>
+          <Layer
+            id={`${id}-label`}
+            type="symbol"
+            layout={{
+              'text-field': ['get', 'name'],
+              'text-font': ['sans-serif'],
+              'text-size': 13,
+              'text-max-width': 10,
+            }}
+            paint={{ 'text-color': colour(COLOURS.line), 'text-halo-color': '#ffffff', 'text-halo-width': 2 }}
+          />
+        </Source>
       ) : null}
-    </Source>
+    </>
   );
 }

@@ -127,6 +127,52 @@ export function fenceFeatures(
   return { type: 'FeatureCollection', features };
 }
 
+/** The area-weighted centre of a ring (its vertex mean when it has no area). */
+function ringCentre(ring: number[][]): { point: [number, number]; area: number } {
+  let a = 0;
+  let x = 0;
+  let y = 0;
+  for (let i = 0; i < ring.length - 1; i++) {
+    const [x0, y0] = ring[i]!;
+    const [x1, y1] = ring[i + 1]!;
+    const c = x0! * y1! - x1! * y0!;
+    a += c;
+    x += (x0! + x1!) * c;
+    y += (y0! + y1!) * c;
+  }
+  if (Math.abs(a) < 1e-12) {
+    const n = ring.length || 1;
+    return {
+      point: [ring.reduce((s, p) => s + p[0]!, 0) / n, ring.reduce((s, p) => s + p[1]!, 0) / n],
+      area: 0,
+    };
+  }
+  return { point: [x / (3 * a), y / (3 * a)], area: Math.abs(a / 2) };
+}
+
+/** One point per fence for its name: the centre of its largest part. */
+export function labelPoints(
+  fc: GeoJSON.FeatureCollection<GeoJSON.MultiPolygon, FenceFeatureProps>,
+): GeoJSON.FeatureCollection<GeoJSON.Point, FenceFeatureProps> {
+  return {
+    type: 'FeatureCollection',
+    features: fc.features.flatMap((f) => {
+      const parts = f.geometry.coordinates
+        .filter((p) => p[0] && p[0].length > 2)
+        .map((p) => ringCentre(p[0]!));
+      if (!parts.length) return [];
+      const best = parts.reduce((m, p) => (p.area > m.area ? p : m));
+      return [
+        {
+          type: 'Feature' as const,
+          properties: f.properties,
+          geometry: { type: 'Point' as const, coordinates: best.point },
+        },
+      ];
+    }),
+  };
+}
+
 /** [west, south, east, north] of some features, or null. */
 export function featureBounds(
   features: readonly GeoJSON.Feature<GeoJSON.MultiPolygon>[],
