@@ -67,6 +67,7 @@ vi.mock('../src/pages/account/fence/district', () => ({
     />
   ),
   loadDistrictShape: async () => null,
+  loadDistrictOutline: async () => null,
   districtLabel: async (code: string) => (code === '440305' ? 'Nanshan District' : code),
 }));
 

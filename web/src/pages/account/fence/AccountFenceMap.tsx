@@ -106,13 +106,13 @@ export function AccountFenceMap(props: AccountFenceMapProps) {
   const editingList = useMemo(() => (props.editing ? [props.editing] : []), [props.editing]);
   const edited = useFenceCollection(editingList, props.editing?.FenceId ?? null);
   const fit = useMemo(() => {
-    const chosen = listed.features.filter((f) => f.properties.id === selectedId);
+    const chosen = listed.areas.features.filter((f) => f.properties.id === selectedId);
     if (chosen.length) return chosen;
-    if (edited.features.length) return edited.features;
-    return listed.features;
+    if (edited.areas.features.length) return edited.areas.features;
+    return listed.areas.features;
   }, [listed, edited, selectedId]);
   // A district's boundary arrives after the click that chose it: the view follows it then.
-  const fitKey = `${props.focusKey}:${edited.features.length ? 'shape' : ''}`;
+  const fitKey = `${props.focusKey}:${edited.areas.features.length ? 'shape' : ''}`;
   return (
     <div style={{ height: props.height ?? 420, position: 'relative' }} data-testid="account-fence-map">
       <MapView

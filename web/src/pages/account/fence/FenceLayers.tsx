@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { Layer, Source } from 'react-map-gl/maplibre';
 import { useMapProjection } from '../../../map/projection';
 import {
+  districtOutlines,
   fenceFeatures,
   labelPoints,
   useDistrictShapes,
@@ -21,10 +22,19 @@ export function useFenceCollection(fences: readonly MapAccountFence[], selectedI
   const districts = useDistrictShapes(
     fences.flatMap((f) => (f.Type === 'district' && f.DistrictCode ? [f.DistrictCode] : [])),
   );
-  return useMemo(
-    () => fenceFeatures(fences, districts.data, projection, selectedId),
+  return useMemo<FenceCollection>(
+    () => ({
+      areas: fenceFeatures(fences, districts.data, projection, selectedId),
+      outlines: districtOutlines(fences, districts.data, projection, selectedId),
+    }),
     [fences, districts.data, projection, selectedId],
   );
+}
+
+/** Fences as map features: their areas, and the outlines of the districts among them. */
+export interface FenceCollection {
+  areas: GeoJSON.FeatureCollection<GeoJSON.MultiPolygon, FenceFeatureProps>;
+  outlines: GeoJSON.FeatureCollection<GeoJSON.MultiLineString, FenceFeatureProps>;
 }
 
 /** The fences as layers of the source `id` (one map may hold several sets: ids keep them apart). */
@@ -35,29 +45,37 @@ export function FenceLayers({
   beforeId,
 }: {
   id: string;
-  data: GeoJSON.FeatureCollection<GeoJSON.MultiPolygon, FenceFeatureProps>;
+  data: FenceCollection;
   labels?: boolean;
   beforeId?: string;
 }) {
   const colour = (base: string) => ['case', ['get', 'selected'], COLOURS.selected, base] as unknown as string;
-  const points = useMemo(() => labelPoints(data), [data]);
+  const points = useMemo(() => labelPoints(data.areas), [data.areas]);
+  const lineWidth = ['case', ['get', 'selected'], 3, 2] as unknown as number;
   return (
     <>
-      <Source id={id} type="geojson" data={data}>
+      <Source id={id} type="geojson" data={data.areas}>
         <Layer
           id={`${id}-fill`}
           type="fill"
           beforeId={beforeId}
           paint={{ 'fill-color': colour(COLOURS.fill), 'fill-opacity': 0.15 }}
         />
+        {/* A district's own outline is drawn instead of its counties' borders. */}
         <Layer
           id={`${id}-line`}
           type="line"
           beforeId={beforeId}
-          paint={{
-            'line-color': colour(COLOURS.line),
-            'line-width': ['case', ['get', 'selected'], 3, 2] as unknown as number,
-          }}
+          filter={['!=', ['get', 'type'], 'district']}
+          paint={{ 'line-color': colour(COLOURS.line), 'line-width': lineWidth }}
+        />
+      </Source>
+      <Source id={`${id}-outlines`} type="geojson" data={data.outlines}>
+        <Layer
+          id={`${id}-outline`}
+          type="line"
+          beforeId={beforeId}
+          paint={{ 'line-color': colour(COLOURS.line), 'line-width': lineWidth }}
         />
       </Source>
       {labels ? (

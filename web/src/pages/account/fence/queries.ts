@@ -5,7 +5,7 @@ import type { accountFence } from '@wt/contract';
 import { call } from '../../../api/client';
 import { circleRing } from '../../devices/fence/geometry';
 import { projectionOf, type MapProjection } from '../../../map/projection';
-import { loadDistrictShape } from './district';
+import { loadDistrictOutline, loadDistrictShape } from './district';
 
 export type AccountFence = accountFence.AccountFence;
 export type FenceType = AccountFence['Type'];
@@ -81,13 +81,24 @@ export function useDistrictShape(code: string | null | undefined) {
   });
 }
 
+/** A district's area (its counties' polygons) and outline (without the borders between its counties). */
+export interface DistrictGeometry {
+  shape: GeoJSON.MultiPolygon;
+  outline: GeoJSON.MultiLineString | null;
+}
+
 /** The boundaries of the district fences among these, by code (loaded once each). */
 export function useDistrictShapes(codes: string[]) {
   const key = [...new Set(codes)].sort();
   return useQuery({
     queryKey: ['accountFences', 'districts', ...key],
     queryFn: async () => {
-      const entries = await Promise.all(key.map(async (c) => [c, await loadDistrictShape(c)] as const));
+      const entries = await Promise.all(
+        key.map(async (c) => {
+          const [shape, outline] = await Promise.all([loadDistrictShape(c), loadDistrictOutline(c)]);
+          return [c, shape ? { shape, outline } : null] as const;
+        }),
+      );
       return new Map(entries);
     },
     enabled: key.length > 0,
@@ -105,7 +116,7 @@ export interface FenceFeatureProps {
 /** The fences as map features in the map's coordinates (districts once their boundary is there). */
 export function fenceFeatures(
   fences: readonly ShapeOf[] & readonly { FenceId: number; Name: string }[],
-  districts: Map<string, GeoJSON.MultiPolygon | null> | undefined,
+  districts: Map<string, DistrictGeometry | null> | undefined,
   projection: MapProjection,
   selectedId: number | null = null,
 ): GeoJSON.FeatureCollection<GeoJSON.MultiPolygon, FenceFeatureProps> {
@@ -114,7 +125,7 @@ export function fenceFeatures(
     const g =
       f.Type === 'district'
         ? f.DistrictCode
-          ? (districts?.get(f.DistrictCode) ?? null)
+          ? (districts?.get(f.DistrictCode)?.shape ?? null)
           : null
         : drawnGeometry(f);
     if (!g) continue;
@@ -122,6 +133,31 @@ export function fenceFeatures(
       type: 'Feature',
       properties: { id: f.FenceId, name: f.Name, type: f.Type, selected: f.FenceId === selectedId },
       geometry: projectMulti(g, projection),
+    });
+  }
+  return { type: 'FeatureCollection', features };
+}
+
+/** The outlines of the district fences, in the map's coordinates (their areas' lines are not drawn). */
+export function districtOutlines(
+  fences: readonly (ShapeOf & { FenceId: number; Name: string })[],
+  districts: Map<string, DistrictGeometry | null> | undefined,
+  projection: MapProjection,
+  selectedId: number | null = null,
+): GeoJSON.FeatureCollection<GeoJSON.MultiLineString, FenceFeatureProps> {
+  const features: GeoJSON.Feature<GeoJSON.MultiLineString, FenceFeatureProps>[] = [];
+  for (const f of fences) {
+    const outline = f.Type === 'district' && f.DistrictCode ? districts?.get(f.DistrictCode)?.outline : null;
+    if (!outline) continue;
+    features.push({
+      type: 'Feature',
+      properties: { id: f.FenceId, name: f.Name, type: f.Type, selected: f.FenceId === selectedId },
+      geometry: {
+        type: 'MultiLineString',
+        coordinates: outline.coordinates.map((line) =>
+          line.map(([lon, lat]) => projection.toMap([lon!, lat!])),
+        ),
+      },
     });
   }
   return { type: 'FeatureCollection', features };
