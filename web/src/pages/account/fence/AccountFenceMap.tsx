@@ -120,9 +120,11 @@ export function AccountFenceMap(props: AccountFenceMapProps) {
         initialViewState={{ longitude: 116.397, latitude: 39.908, zoom: 3 }}
         doubleClickZoom={false}
       >
+        {/* The view moves before the layers take new data: moved after, a source could keep the
+            empty tiles it loaded for the new view while its data was being replaced. */}
+        <FitView fit={fit} focusKey={fitKey} />
         <FenceLayers id="account-fences" data={listed} />
         <FenceLayers id="account-fence-edited" data={edited} />
-        <FitView fit={fit} focusKey={fitKey} />
         {props.onDrawn ? <DrawControl mode={props.drawMode ?? null} onDrawn={props.onDrawn} /> : null}
       </MapView>
     </div>
