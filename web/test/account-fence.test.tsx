@@ -8,6 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
 import type { UserInfo } from '@wt/contract';
 import i18n from '../src/i18n';
 import { setFetch } from '../src/api/client';
@@ -171,9 +172,11 @@ function renderPage() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <App>
-        <AccountFencePage />
-      </App>
+      <MemoryRouter initialEntries={['/account/showfence']}>
+        <App>
+          <AccountFencePage />
+        </App>
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }
