@@ -19,6 +19,7 @@ import { DeviceCard } from './monitor/DeviceCard';
 import { MapToolbar } from './monitor/MapToolbar';
 import { AlarmSpot, DeviceAlarms, useFocusRequest, type MonitorFocus } from './monitor/AlarmFocus';
 import { MapLegend } from './monitor/MapLegend';
+import { AccountFenceLayer } from './monitor/AccountFenceLayer';
 import './monitor/monitor.css';
 import { boundsOf } from '../../map/bounds';
 
@@ -116,6 +117,7 @@ export default function MonitorPage() {
             onRendered={() => setDrawn(true)}
           />
           {focused && focus.spot ? <AlarmSpot spot={focus.spot} /> : null}
+          {info?.IsShowMonitorFence === 1 ? <AccountFenceLayer /> : null}
         </MapView>
         <Tooltip title={panelOpen ? t('panel.hide') : t('panel.show')}>
           <Button

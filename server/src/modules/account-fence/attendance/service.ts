@@ -122,6 +122,7 @@ export function rowOut(r: RawRow): accountFence.AttendanceRow {
     LateDays: Number(r.late_days),
     EarlyDays: Number(r.early_days),
     AbsentDays: Number(r.absent_days),
+    TimeZoneOffset: Number(r.tz),
   };
 }
 
@@ -219,6 +220,7 @@ export async function day(ctx: AuthedContext, body: { DeviceId: number; FenceId:
       LateDays: r.late ? 1 : 0,
       EarlyDays: r.early ? 1 : 0,
       AbsentDays: r.absent ? 1 : 0,
+      TimeZoneOffset: fence.tz,
     },
     TimeZoneOffset: fence.tz,
     Intervals: r.intervals.map((i) => ({ Start: out(i.start), End: out(i.end), State: i.state })),
