@@ -235,4 +235,27 @@ describe.each(databases())('account fence calls on %s', (kind) => {
     const one = await p.call('/device/fenceMonitorByChildUserId', { UserId: ids.clinic, FenceId: topId }, admin);
     expect(one.body.Items).toHaveLength(1);
   });
+  it("takes a deleted account's fences and its place in others' watch lists, and a deleted device's sides", async () => {
+    const made = await p.call('/user/registerNewUser', { LoginName: 'fenceowner01', Password: 'abc123' }, agent);
+    expect(made.body.State).toBe(200);
+    const owner = made.body.UserId as number;
+    const own = await p.call('/Geofence/CreateGeofence', { ...base(), UserId: owner, UserIds: [owner], Type: 'circle', Lat: 1, Lon: 1, Radius: 5 }, agent);
+    const others = await p.call('/Geofence/CreateGeofence', { ...base(), UserIds: [ids.clinic, owner], Type: 'circle', Lat: 1, Lon: 1, Radius: 5 }, agent);
+    expect(others.body.Item.Accounts).toHaveLength(2);
+    expect((await p.call('/user/removeUserById', { UserId: owner }, agent)).body.State).toBe(200);
+    expect(await count('account_fences', sql`id = ${own.body.Item.FenceId}`)).toBe(0);
+    expect(await count('account_fence_accounts', sql`account_id = ${owner}`)).toBe(0);
+    const kept = await p.call('/AccountFence/List', { Name: '院区', PageCount: 100 }, agent);
+    const item = kept.body.Items.find((f: { FenceId: number }) => f.FenceId === others.body.Item.FenceId);
+    expect(item.Accounts.map((a: { UserId: number }) => a.UserId)).toEqual([ids.clinic]);
+
+    const { db } = p.deps.database;
+    const [device] = await rows<{ id: number }>(db, sql`SELECT id FROM devices WHERE account_id = ${ids.clinic} ORDER BY id DESC LIMIT 1`);
+    const fenceId = others.body.Item.FenceId as number;
+    await db.execute(sql`INSERT INTO account_fence_state (device_id, fence_id, inside, since, time) VALUES (${device!.id}, ${fenceId}, true, now(), now())`);
+    await db.execute(sql`INSERT INTO account_fence_transitions (fence_id, device_id, inside, time, confirmed_at) VALUES (${fenceId}, ${device!.id}, true, now(), now())`);
+    await db.execute(sql`INSERT INTO attendance_daily (fence_id, device_id, day) VALUES (${fenceId}, ${device!.id}, '2026-11-20')`);
+    expect((await p.call('/Device/BatchDeleteByDeviceId', { DeviceIds: [device!.id] }, agent)).body.Succeeded).toBe(1);
+    for (const table of ['account_fence_state', 'account_fence_transitions', 'attendance_daily']) expect(await count(table, sql`device_id = ${device!.id}`)).toBe(0);
+  });
 });

@@ -2,16 +2,17 @@
 // the accounts they name. A fence is reached through its owner, so the subtree scope applies to it:
 // one outside the caller's subtree answers "not found" exactly like a missing id. Every change is
 // announced cluster-wide so the fence engine of every process reloads the fences.
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { State, accountFence as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import { defineCall, type AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
-import { accountFenceAccounts, accountFenceState, accountFenceTransitions, accountFences, attendanceDaily, type StoredSchedule } from '../../db/schema/index.js';
+import { accountFenceAccounts, accountFenceState, accountFences, type StoredSchedule } from '../../db/schema/index.js';
 import { scopedCrud, type Tx } from '../../lib/crud.js';
 import { AppError, fieldError } from '../../lib/errors.js';
 import { accountInScope, subtreePattern, type AccountRow } from '../../lib/scope.js';
 import { allOf, contains, iso, rows } from '../../lib/sql.js';
+import { removeFenceData } from './cleanup.js';
 import { districtInfo } from './districts.js';
 
 const { ACCOUNT_FENCES_CHANGED_TOPIC, MAX_ACCOUNT_FENCES, MAX_WATCHED_ACCOUNTS } = schemas;
@@ -260,12 +261,7 @@ export const accountFenceCalls = [
     const { db } = ctx.deps.database;
     const outcome = await fences.remove(db, ctx.user, b.FenceIds, {
       // What hangs on the fences goes with them.
-      before: async (tx, ids) => {
-        await tx.delete(accountFenceAccounts).where(inArray(accountFenceAccounts.fenceId, ids));
-        await tx.delete(accountFenceState).where(inArray(accountFenceState.fenceId, ids));
-        await tx.delete(accountFenceTransitions).where(inArray(accountFenceTransitions.fenceId, ids));
-        await tx.delete(attendanceDaily).where(inArray(attendanceDaily.fenceId, ids));
-      },
+      before: (tx, ids) => removeFenceData(tx, ids),
     });
     if (outcome.deleted.length) changed(ctx, outcome.deleted);
     return { State: State.OK, Succeeded: outcome.deleted.length, Failed: outcome.refused.map((r) => ({ Imei: String(r.id), Message: r.key })) } as const;

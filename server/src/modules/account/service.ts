@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   ADMIN_USER_TYPE,
   LOG_ACTIONS,
+  accountFence as accountFenceSchemas,
   State,
   account as schemas,
   formatDateTime,
@@ -24,6 +25,8 @@ import { REALTIME_TOPICS, type AccountsMovedEvent, type SessionsEndedEvent } fro
 import { revokeSessions } from '../user/repo.js';
 import { log as loginLog } from '../user/service.js';
 import { readSheetRows } from '../device/excel.js';
+import { removeAccountFenceData } from '../account-fence/cleanup.js';
+import type { AccountFencesChangedEvent } from '../account-fence/routes.js';
 import { assignableSet, invalidateAccounts } from './access.js';
 import * as repo from './repo.js';
 
@@ -266,7 +269,7 @@ export async function initPassword(ctx: AuthedContext, b: Body<'/user/InitUserPa
 export async function remove(ctx: AuthedContext, b: Body<'/user/removeUserById'>) {
   const { db } = ctx.deps.database;
   const target = await subAccount(ctx, b.UserId, 'account.deleteSelf');
-  await db.transaction(async (tx) => {
+  const fencesChanged = await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     // Under the tree lock, so no sub-account appears below it meanwhile.
     await t.execute(sql`SELECT pg_advisory_xact_lock(${repo.TREE_LOCK})`);
@@ -278,8 +281,12 @@ export async function remove(ctx: AuthedContext, b: Body<'/user/removeUserById'>
     // Its own permission sets go with it; an account still using one keeps every action it had by role.
     await t.execute(sql`UPDATE accounts SET permission_set_id = NULL WHERE permission_set_id IN (SELECT id FROM permission_sets WHERE owner_id = ${target.id})`);
     await t.execute(sql`DELETE FROM permission_sets WHERE owner_id = ${target.id}`);
+    // Its account fences go with it, and others' fences stop watching it.
+    const fences = await removeAccountFenceData(t, target.id);
     await t.execute(sql`DELETE FROM accounts WHERE id = ${target.id}`);
+    return fences;
   });
+  if (fencesChanged.length) ctx.deps.bus.publish(accountFenceSchemas.ACCOUNT_FENCES_CHANGED_TOPIC, { fenceIds: fencesChanged } satisfies AccountFencesChangedEvent);
   ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: target.id } satisfies SessionsEndedEvent);
   invalidateAccounts(ctx, [target.id]);
   return { State: 200 as const, Message: 'account.deleted' };

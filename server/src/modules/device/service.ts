@@ -32,6 +32,7 @@ import { accountInScope, ownedBySubtree, type AccountRow } from '../../lib/scope
 import { rows } from '../../lib/sql.js';
 import { TOPICS, type DeviceChangedEvent } from '../../pipeline/events.js';
 import { findAccountByLogin, insertAccount } from '../user/repo.js';
+import { removeDeviceFenceData } from '../account-fence/cleanup.js';
 import { deletionBlocks } from './blockers.js';
 import { deviceRowsWhere, devicesByIds, devicesByImeis, existingImeis, idList, listDevices, toItem, type ScopedDevice } from './repo.js';
 
@@ -247,6 +248,7 @@ async function deleteDevices(ctx: AuthedContext, wanted: { imei: string; d: Scop
       ] as const) {
         await tx.delete(table).where(inArray(col, ids));
       }
+      await removeDeviceFenceData(tx, ids);
     });
     announce(ctx, ok);
   }
