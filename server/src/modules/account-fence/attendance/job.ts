@@ -16,7 +16,7 @@
 //    back, not before the fence's creation day) without a row get one (a device silent on a scheduled
 //    day is absent), and provisional rows whose span has ended are recomputed. Checked again when the
 //    fence's yesterday changes, and at least hourly (devices join watched accounts).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { attendanceDaily } from '../../../db/schema/account-fence.js';
 import type { AppDeps } from '../../../deps.js';
@@ -218,6 +218,17 @@ export async function refresh(deps: AppDeps, fence: AttendanceFence, units: Unit
   return written;
 }
 
+/** A narrower run: these fences, and the marks of their devices for positions before `before`. */
+export interface RunScope {
+  fenceIds: number[];
+  before: number;
+}
+
+/** Condition on attendance_dirty x: a mark of a run's scope. */
+function marksIn(only: RunScope): SQL {
+  return sql`x.since < ${new Date(only.before).toISOString()} AND x.device_id IN (SELECT w.device_id FROM (${watchedSql(sql`f.id = ANY(${intList(only.fenceIds)})`)}) w)`;
+}
+
 export interface RunReport {
   marks: number;
   written: number;
@@ -235,36 +246,40 @@ export class AttendanceJob {
 
   constructor(private readonly deps: AppDeps) {}
 
-  /** One bounded run (serialized with any other of this process). */
-  runOnce(now = Date.now()): Promise<RunReport> {
-    const next = this.chain.then(() => this.run(now));
+  /** One bounded run (serialized with any other of this process); `only` narrows it (the calls' catch-up). */
+  runOnce(now = Date.now(), only?: RunScope): Promise<RunReport> {
+    const next = this.chain.then(() => this.run(now, only));
     this.chain = next.catch(() => undefined);
     return next;
   }
 
   /**
-   * Brings the rows of these fences up to date before a call reads them: nothing to do (one
-   * indexed look-up) when no mark waits and the fences are edited and closed; else one run.
+   * Brings the rows of these fences up to date for a range ending on day `to` before a call reads
+   * them: the marks of their devices for positions before the range's end and before today (late
+   * data for finished days: today's live marks are the job's, so a call never replays a whole day of
+   * live positions), their edits and their closing. Cheap when all is settled: one look-up of marks
+   * and the fences' update times.
    */
-  async ensureFresh(fenceIds: number[], now = Date.now()): Promise<void> {
+  async ensureFresh(fenceIds: number[], to: string, now = Date.now()): Promise<void> {
     if (fenceIds.length === 0) return;
     const db = this.deps.database.db;
-    const [dirty] = await rows(db, sql`SELECT 1 AS x FROM attendance_dirty LIMIT 1`);
-    if (!dirty) {
-      const fences = await rows<{ id: number; updated_at: Date | string; tz: number }>(
-        db,
-        sql`SELECT f.id, f.updated_at, a.time_zone_offset AS tz FROM account_fences f JOIN accounts a ON a.id = f.owner_id WHERE f.id = ANY(${intList(fenceIds)})`,
-      );
-      const settled = fences.every((f) => {
-        const c = this.closed.get(f.id);
-        return this.editsDone.get(f.id) === ms(f.updated_at) && c && c.day === prevDay(localDay(now, Number(f.tz))) && now - c.at < CLOSE_RECHECK_MS;
-      });
-      if (settled) return;
-    }
-    await this.runOnce(now);
+    const fences = await rows<{ id: number; updated_at: Date | string; tz: number }>(
+      db,
+      sql`SELECT f.id, f.updated_at, a.time_zone_offset AS tz FROM account_fences f JOIN accounts a ON a.id = f.owner_id WHERE f.id = ANY(${intList(fenceIds)})`,
+    );
+    if (fences.length === 0) return;
+    const before = Math.max(...fences.map((f) => Math.min(dayStart(addDays(to, 1), Number(f.tz)), dayStart(localDay(now, Number(f.tz)), Number(f.tz)))));
+    const only: RunScope = { fenceIds: fences.map((f) => Number(f.id)), before };
+    const [dirty] = await rows(db, sql`SELECT 1 AS x FROM attendance_dirty x WHERE ${marksIn(only)} LIMIT 1`);
+    const settled = fences.every((f) => {
+      const c = this.closed.get(Number(f.id));
+      return this.editsDone.get(Number(f.id)) === ms(f.updated_at) && c && c.day === prevDay(localDay(now, Number(f.tz))) && now - c.at < CLOSE_RECHECK_MS;
+    });
+    if (!dirty && settled) return;
+    await this.runOnce(now, only);
   }
 
-  private async run(now: number): Promise<RunReport> {
+  private async run(now: number, only?: RunScope): Promise<RunReport> {
     let budget = RUN_BUDGET;
     const report: RunReport = { marks: 0, written: 0, more: false };
     const db = this.deps.database.db;
@@ -272,7 +287,7 @@ export class AttendanceJob {
     // 1. Marks.
     const marks = await rows<{ device_id: number; since: Date | string; since_text: string; marked_text: string }>(
       db,
-      sql`SELECT device_id, since, since::text AS since_text, marked_at::text AS marked_text FROM attendance_dirty ORDER BY marked_at LIMIT ${DIRTY_BATCH}`,
+      sql`SELECT device_id, since, since::text AS since_text, marked_at::text AS marked_text FROM attendance_dirty x WHERE ${only ? marksIn(only) : sql`TRUE`} ORDER BY marked_at LIMIT ${DIRTY_BATCH}`,
     );
     if (marks.length) {
       const sinceOf = new Map(marks.map((m) => [Number(m.device_id), ms(m.since)!]));
@@ -298,10 +313,10 @@ export class AttendanceJob {
     }
 
     // 2 and 3, fence by fence while the budget lasts.
-    const fences = await loadFences(db);
+    const fences = await loadFences(db, only ? sql`f.id = ANY(${intList(only.fenceIds)})` : sql`TRUE`);
     const live = new Set(fences.map((f) => f.id));
     for (const id of [...this.editsDone.keys(), ...this.closed.keys()]) {
-      if (!live.has(id)) {
+      if (!only && !live.has(id)) {
         this.editsDone.delete(id);
         this.closed.delete(id);
       }
