@@ -70,18 +70,37 @@ export function dwellOf(deps: AppDeps): DwellConfig {
   return { fixes: deps.config.FENCE_DWELL_FIXES, ms: deps.config.FENCE_DWELL_SECONDS * 1000 };
 }
 
+interface RawFix {
+  device_id: number;
+  time: Date | string;
+  lat: number;
+  lon: number;
+  received_at: Date | string;
+}
+
+/**
+ * Positions read in one run, by device list and range: the fences watching the same devices (in the
+ * same time zone) test the same positions, read once.
+ */
+export type FixCache = Map<string, Promise<RawFix[]>>;
+
 /** The usable fixes of some devices over [from, to), tested against the fence, per device. */
-export async function fixesOf(deps: AppDeps, fence: AttendanceFence, deviceIds: number[], from: number, to: number): Promise<Map<number, TimedFix[]>> {
-  const list = await rows<{ device_id: number; time: Date | string; lat: number; lon: number; received_at: Date | string }>(
-    deps.database.db,
-    sql`SELECT device_id, time, lat, lon, received_at FROM positions
-         WHERE device_id = ANY(${intList(deviceIds)}) AND time >= ${new Date(from).toISOString()} AND time < ${new Date(to).toISOString()}
-           AND valid AND lat IS NOT NULL AND lon IS NOT NULL
-           AND (accuracy IS NULL OR accuracy <= ${deps.config.FENCE_MAX_ACCURACY_M})
-         ORDER BY device_id, time`,
-  );
+export async function fixesOf(deps: AppDeps, fence: AttendanceFence, deviceIds: number[], from: number, to: number, cache?: FixCache): Promise<Map<number, TimedFix[]>> {
+  const key = `${deviceIds.join(',')}|${from}|${to}`;
+  let read = cache?.get(key);
+  if (!read) {
+    read = rows<RawFix>(
+      deps.database.db,
+      sql`SELECT device_id, time, lat, lon, received_at FROM positions
+           WHERE device_id = ANY(${intList(deviceIds)}) AND time >= ${new Date(from).toISOString()} AND time < ${new Date(to).toISOString()}
+             AND valid AND lat IS NOT NULL AND lon IS NOT NULL
+             AND (accuracy IS NULL OR accuracy <= ${deps.config.FENCE_MAX_ACCURACY_M})
+           ORDER BY device_id, time`,
+    );
+    cache?.set(key, read);
+  }
   const out = new Map<number, TimedFix[]>();
-  for (const r of list) {
+  for (const r of await read) {
     const id = Number(r.device_id);
     let arr = out.get(id);
     if (!arr) out.set(id, (arr = []));
@@ -173,18 +192,21 @@ export function firstDayHolding(fence: AttendanceFence, time: number): string {
  * Recomputes the days of some devices at one fence from each unit's first day to `to`, where
  * needed (see the top of this file); answers how many device-days were written.
  */
-export async function refresh(deps: AppDeps, fence: AttendanceFence, units: Unit[], to: string, now: number): Promise<number> {
+export async function refresh(deps: AppDeps, fence: AttendanceFence, units: Unit[], to: string, now: number, cache?: FixCache): Promise<number> {
   const db = deps.database.db;
   const dwell = dwellOf(deps);
   const floor = [localDay(fence.createdAt, fence.tz), addDays(localDay(now, fence.tz), -(MAX_BACK_DAYS - 1))].sort().at(-1)!;
-  const todo = units.map((u) => ({ ...u, from: u.from < floor ? floor : u.from })).filter((u) => u.from <= to);
+  const todo = units
+    .map((u) => ({ ...u, from: u.from < floor ? floor : u.from }))
+    .filter((u) => u.from <= to)
+    .sort((a, b) => a.deviceId - b.deviceId);
   let written = 0;
   for (let i = 0; i < todo.length; i += DEVICE_BATCH) {
     const batch = todo.slice(i, i + DEVICE_BATCH);
     const ids = batch.map((u) => u.deviceId);
     const from = batch.map((u) => u.from).sort()[0]!;
     const stored = await storedRows(db, fence.id, ids, prevDay(from), to);
-    const fixes = await fixesOf(deps, fence, ids, dayStart(from, fence.tz), Math.min(spanOf(to, fence.tz, fence.schedule).end, now));
+    const fixes = await fixesOf(deps, fence, ids, dayStart(from, fence.tz), Math.min(spanOf(to, fence.tz, fence.schedule).end, now), cache);
     const out: (typeof attendanceDaily.$inferInsert)[] = [];
     for (const u of batch) {
       const mine = stored.get(u.deviceId) ?? new Map<string, StoredRow>();
@@ -293,16 +315,24 @@ export class AttendanceJob {
       const sinceOf = new Map(marks.map((m) => [Number(m.device_id), ms(m.since)!]));
       const pairs = await rows<{ fence_id: number; device_id: number }>(db, watchedSql(sql`TRUE`, sql`d.id = ANY(${intList([...sinceOf.keys()])})`));
       const fences = await loadFences(db, sql`f.id = ANY(${intList([...new Set(pairs.map((p) => Number(p.fence_id)))])})`);
-      for (const fence of fences) {
-        const today = localDay(now, fence.tz);
-        const units = pairs
-          .filter((p) => Number(p.fence_id) === fence.id)
-          .map((p) => {
-            const since = sinceOf.get(Number(p.device_id))!;
-            return { deviceId: Number(p.device_id), from: firstDayHolding(fence, since), forceThrough: localDay(since, fence.tz) };
-          });
-        report.written += await refresh(this.deps, fence, units, today, now);
-        budget -= units.length;
+      // A group of devices at a time, every fence watching them: the fences share the group's
+      // positions (read once per zone and range), and memory holds one group's.
+      const devices = [...sinceOf.keys()].sort((a, b) => a - b);
+      for (let i = 0; i < devices.length; i += DEVICE_BATCH) {
+        const group = new Set(devices.slice(i, i + DEVICE_BATCH));
+        const cache: FixCache = new Map();
+        for (const fence of fences) {
+          const today = localDay(now, fence.tz);
+          const units = pairs
+            .filter((p) => Number(p.fence_id) === fence.id && group.has(Number(p.device_id)))
+            .map((p) => {
+              const since = sinceOf.get(Number(p.device_id))!;
+              return { deviceId: Number(p.device_id), from: firstDayHolding(fence, since), forceThrough: localDay(since, fence.tz) };
+            });
+          if (units.length === 0) continue;
+          report.written += await refresh(this.deps, fence, units, today, now, cache);
+          budget -= units.length;
+        }
       }
       await db.execute(
         sql`DELETE FROM attendance_dirty d USING jsonb_to_recordset(${JSON.stringify(marks.map((m) => ({ id: Number(m.device_id), s: m.since_text, m: m.marked_text })))}::jsonb) AS x(id int, s timestamptz, m timestamptz)
