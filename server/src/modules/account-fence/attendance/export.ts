@@ -108,7 +108,7 @@ function shape(L: Locale, r: RawRow, view: 'total' | 'daily'): unknown[] {
 export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter) {
   const db = ctx.deps.database.db;
   const s = await scopeOf(ctx, body);
-  if (s.fenceIds.length) await attendanceJob(ctx.deps).ensureFresh(s.fenceIds);
+  if (s.fenceIds.length) await attendanceJob(ctx.deps).ensureFresh(s.fenceIds, s.to);
   const [count] = s.fenceIds.length ? await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (${scopedQuery(s, 'daily')}) b`) : [];
   const total = Number(count?.n ?? 0);
   if (total === 0) throw conflict('accountFence.noAttendance');

@@ -16,7 +16,7 @@
 //    back, not before the fence's creation day) without a row get one (a device silent on a scheduled
 //    day is absent), and provisional rows whose span has ended are recomputed. Checked again when the
 //    fence's yesterday changes, and at least hourly (devices join watched accounts).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { attendanceDaily } from '../../../db/schema/account-fence.js';
 import type { AppDeps } from '../../../deps.js';
@@ -70,18 +70,37 @@ export function dwellOf(deps: AppDeps): DwellConfig {
   return { fixes: deps.config.FENCE_DWELL_FIXES, ms: deps.config.FENCE_DWELL_SECONDS * 1000 };
 }
 
+interface RawFix {
+  device_id: number;
+  time: Date | string;
+  lat: number;
+  lon: number;
+  received_at: Date | string;
+}
+
+/**
+ * Positions read in one run, by device list and range: the fences watching the same devices (in the
+ * same time zone) test the same positions, read once.
+ */
+export type FixCache = Map<string, Promise<RawFix[]>>;
+
 /** The usable fixes of some devices over [from, to), tested against the fence, per device. */
-export async function fixesOf(deps: AppDeps, fence: AttendanceFence, deviceIds: number[], from: number, to: number): Promise<Map<number, TimedFix[]>> {
-  const list = await rows<{ device_id: number; time: Date | string; lat: number; lon: number; received_at: Date | string }>(
-    deps.database.db,
-    sql`SELECT device_id, time, lat, lon, received_at FROM positions
-         WHERE device_id = ANY(${intList(deviceIds)}) AND time >= ${new Date(from).toISOString()} AND time < ${new Date(to).toISOString()}
-           AND valid AND lat IS NOT NULL AND lon IS NOT NULL
-           AND (accuracy IS NULL OR accuracy <= ${deps.config.FENCE_MAX_ACCURACY_M})
-         ORDER BY device_id, time`,
-  );
+export async function fixesOf(deps: AppDeps, fence: AttendanceFence, deviceIds: number[], from: number, to: number, cache?: FixCache): Promise<Map<number, TimedFix[]>> {
+  const key = `${deviceIds.join(',')}|${from}|${to}`;
+  let read = cache?.get(key);
+  if (!read) {
+    read = rows<RawFix>(
+      deps.database.db,
+      sql`SELECT device_id, time, lat, lon, received_at FROM positions
+           WHERE device_id = ANY(${intList(deviceIds)}) AND time >= ${new Date(from).toISOString()} AND time < ${new Date(to).toISOString()}
+             AND valid AND lat IS NOT NULL AND lon IS NOT NULL
+             AND (accuracy IS NULL OR accuracy <= ${deps.config.FENCE_MAX_ACCURACY_M})
+           ORDER BY device_id, time`,
+    );
+    cache?.set(key, read);
+  }
   const out = new Map<number, TimedFix[]>();
-  for (const r of list) {
+  for (const r of await read) {
     const id = Number(r.device_id);
     let arr = out.get(id);
     if (!arr) out.set(id, (arr = []));
@@ -173,18 +192,21 @@ export function firstDayHolding(fence: AttendanceFence, time: number): string {
  * Recomputes the days of some devices at one fence from each unit's first day to `to`, where
  * needed (see the top of this file); answers how many device-days were written.
  */
-export async function refresh(deps: AppDeps, fence: AttendanceFence, units: Unit[], to: string, now: number): Promise<number> {
+export async function refresh(deps: AppDeps, fence: AttendanceFence, units: Unit[], to: string, now: number, cache?: FixCache): Promise<number> {
   const db = deps.database.db;
   const dwell = dwellOf(deps);
   const floor = [localDay(fence.createdAt, fence.tz), addDays(localDay(now, fence.tz), -(MAX_BACK_DAYS - 1))].sort().at(-1)!;
-  const todo = units.map((u) => ({ ...u, from: u.from < floor ? floor : u.from })).filter((u) => u.from <= to);
+  const todo = units
+    .map((u) => ({ ...u, from: u.from < floor ? floor : u.from }))
+    .filter((u) => u.from <= to)
+    .sort((a, b) => a.deviceId - b.deviceId);
   let written = 0;
   for (let i = 0; i < todo.length; i += DEVICE_BATCH) {
     const batch = todo.slice(i, i + DEVICE_BATCH);
     const ids = batch.map((u) => u.deviceId);
     const from = batch.map((u) => u.from).sort()[0]!;
     const stored = await storedRows(db, fence.id, ids, prevDay(from), to);
-    const fixes = await fixesOf(deps, fence, ids, dayStart(from, fence.tz), Math.min(spanOf(to, fence.tz, fence.schedule).end, now));
+    const fixes = await fixesOf(deps, fence, ids, dayStart(from, fence.tz), Math.min(spanOf(to, fence.tz, fence.schedule).end, now), cache);
     const out: (typeof attendanceDaily.$inferInsert)[] = [];
     for (const u of batch) {
       const mine = stored.get(u.deviceId) ?? new Map<string, StoredRow>();
@@ -218,6 +240,17 @@ export async function refresh(deps: AppDeps, fence: AttendanceFence, units: Unit
   return written;
 }
 
+/** A narrower run: these fences, and the marks of their devices for positions before `before`. */
+export interface RunScope {
+  fenceIds: number[];
+  before: number;
+}
+
+/** Condition on attendance_dirty x: a mark of a run's scope. */
+function marksIn(only: RunScope): SQL {
+  return sql`x.since < ${new Date(only.before).toISOString()} AND x.device_id IN (SELECT w.device_id FROM (${watchedSql(sql`f.id = ANY(${intList(only.fenceIds)})`)}) w)`;
+}
+
 export interface RunReport {
   marks: number;
   written: number;
@@ -235,36 +268,40 @@ export class AttendanceJob {
 
   constructor(private readonly deps: AppDeps) {}
 
-  /** One bounded run (serialized with any other of this process). */
-  runOnce(now = Date.now()): Promise<RunReport> {
-    const next = this.chain.then(() => this.run(now));
+  /** One bounded run (serialized with any other of this process); `only` narrows it (the calls' catch-up). */
+  runOnce(now = Date.now(), only?: RunScope): Promise<RunReport> {
+    const next = this.chain.then(() => this.run(now, only));
     this.chain = next.catch(() => undefined);
     return next;
   }
 
   /**
-   * Brings the rows of these fences up to date before a call reads them: nothing to do (one
-   * indexed look-up) when no mark waits and the fences are edited and closed; else one run.
+   * Brings the rows of these fences up to date for a range ending on day `to` before a call reads
+   * them: the marks of their devices for positions before the range's end and before today (late
+   * data for finished days: today's live marks are the job's, so a call never replays a whole day of
+   * live positions), their edits and their closing. Cheap when all is settled: one look-up of marks
+   * and the fences' update times.
    */
-  async ensureFresh(fenceIds: number[], now = Date.now()): Promise<void> {
+  async ensureFresh(fenceIds: number[], to: string, now = Date.now()): Promise<void> {
     if (fenceIds.length === 0) return;
     const db = this.deps.database.db;
-    const [dirty] = await rows(db, sql`SELECT 1 AS x FROM attendance_dirty LIMIT 1`);
-    if (!dirty) {
-      const fences = await rows<{ id: number; updated_at: Date | string; tz: number }>(
-        db,
-        sql`SELECT f.id, f.updated_at, a.time_zone_offset AS tz FROM account_fences f JOIN accounts a ON a.id = f.owner_id WHERE f.id = ANY(${intList(fenceIds)})`,
-      );
-      const settled = fences.every((f) => {
-        const c = this.closed.get(f.id);
-        return this.editsDone.get(f.id) === ms(f.updated_at) && c && c.day === prevDay(localDay(now, Number(f.tz))) && now - c.at < CLOSE_RECHECK_MS;
-      });
-      if (settled) return;
-    }
-    await this.runOnce(now);
+    const fences = await rows<{ id: number; updated_at: Date | string; tz: number }>(
+      db,
+      sql`SELECT f.id, f.updated_at, a.time_zone_offset AS tz FROM account_fences f JOIN accounts a ON a.id = f.owner_id WHERE f.id = ANY(${intList(fenceIds)})`,
+    );
+    if (fences.length === 0) return;
+    const before = Math.max(...fences.map((f) => Math.min(dayStart(addDays(to, 1), Number(f.tz)), dayStart(localDay(now, Number(f.tz)), Number(f.tz)))));
+    const only: RunScope = { fenceIds: fences.map((f) => Number(f.id)), before };
+    const [dirty] = await rows(db, sql`SELECT 1 AS x FROM attendance_dirty x WHERE ${marksIn(only)} LIMIT 1`);
+    const settled = fences.every((f) => {
+      const c = this.closed.get(Number(f.id));
+      return this.editsDone.get(Number(f.id)) === ms(f.updated_at) && c && c.day === prevDay(localDay(now, Number(f.tz))) && now - c.at < CLOSE_RECHECK_MS;
+    });
+    if (!dirty && settled) return;
+    await this.runOnce(now, only);
   }
 
-  private async run(now: number): Promise<RunReport> {
+  private async run(now: number, only?: RunScope): Promise<RunReport> {
     let budget = RUN_BUDGET;
     const report: RunReport = { marks: 0, written: 0, more: false };
     const db = this.deps.database.db;
@@ -272,22 +309,30 @@ export class AttendanceJob {
     // 1. Marks.
     const marks = await rows<{ device_id: number; since: Date | string; since_text: string; marked_text: string }>(
       db,
-      sql`SELECT device_id, since, since::text AS since_text, marked_at::text AS marked_text FROM attendance_dirty ORDER BY marked_at LIMIT ${DIRTY_BATCH}`,
+      sql`SELECT device_id, since, since::text AS since_text, marked_at::text AS marked_text FROM attendance_dirty x WHERE ${only ? marksIn(only) : sql`TRUE`} ORDER BY marked_at LIMIT ${DIRTY_BATCH}`,
     );
     if (marks.length) {
       const sinceOf = new Map(marks.map((m) => [Number(m.device_id), ms(m.since)!]));
       const pairs = await rows<{ fence_id: number; device_id: number }>(db, watchedSql(sql`TRUE`, sql`d.id = ANY(${intList([...sinceOf.keys()])})`));
       const fences = await loadFences(db, sql`f.id = ANY(${intList([...new Set(pairs.map((p) => Number(p.fence_id)))])})`);
-      for (const fence of fences) {
-        const today = localDay(now, fence.tz);
-        const units = pairs
-          .filter((p) => Number(p.fence_id) === fence.id)
-          .map((p) => {
-            const since = sinceOf.get(Number(p.device_id))!;
-            return { deviceId: Number(p.device_id), from: firstDayHolding(fence, since), forceThrough: localDay(since, fence.tz) };
-          });
-        report.written += await refresh(this.deps, fence, units, today, now);
-        budget -= units.length;
+      // A group of devices at a time, every fence watching them: the fences share the group's
+      // positions (read once per zone and range), and memory holds one group's.
+      const devices = [...sinceOf.keys()].sort((a, b) => a - b);
+      for (let i = 0; i < devices.length; i += DEVICE_BATCH) {
+        const group = new Set(devices.slice(i, i + DEVICE_BATCH));
+        const cache: FixCache = new Map();
+        for (const fence of fences) {
+          const today = localDay(now, fence.tz);
+          const units = pairs
+            .filter((p) => Number(p.fence_id) === fence.id && group.has(Number(p.device_id)))
+            .map((p) => {
+              const since = sinceOf.get(Number(p.device_id))!;
+              return { deviceId: Number(p.device_id), from: firstDayHolding(fence, since), forceThrough: localDay(since, fence.tz) };
+            });
+          if (units.length === 0) continue;
+          report.written += await refresh(this.deps, fence, units, today, now, cache);
+          budget -= units.length;
+        }
       }
       await db.execute(
         sql`DELETE FROM attendance_dirty d USING jsonb_to_recordset(${JSON.stringify(marks.map((m) => ({ id: Number(m.device_id), s: m.since_text, m: m.marked_text })))}::jsonb) AS x(id int, s timestamptz, m timestamptz)
@@ -298,10 +343,10 @@ export class AttendanceJob {
     }
 
     // 2 and 3, fence by fence while the budget lasts.
-    const fences = await loadFences(db);
+    const fences = await loadFences(db, only ? sql`f.id = ANY(${intList(only.fenceIds)})` : sql`TRUE`);
     const live = new Set(fences.map((f) => f.id));
     for (const id of [...this.editsDone.keys(), ...this.closed.keys()]) {
-      if (!live.has(id)) {
+      if (!only && !live.has(id)) {
         this.editsDone.delete(id);
         this.closed.delete(id);
       }

@@ -152,7 +152,7 @@ export async function list(ctx: AuthedContext, body: AttendanceFilter & { PageNo
   const db = ctx.deps.database.db;
   const s = await scopeOf(ctx, body);
   if (s.fenceIds.length === 0) return { State: 200 as const, Total: 0, Items: [] };
-  await attendanceJob(ctx.deps).ensureFresh(s.fenceIds);
+  await attendanceJob(ctx.deps).ensureFresh(s.fenceIds, s.to);
   const D = body.Order === 'desc' ? 'DESC' : 'ASC';
   const tie = body.View === 'daily' ? ['fence_id', 'device_id', 'day'] : ['fence_id', 'device_id'];
   const base = scopedQuery(s, body.View);
@@ -181,7 +181,7 @@ export async function day(ctx: AuthedContext, body: { DeviceId: number; FenceId:
   );
   if (!device) throw notFound('device.notFound');
   if (!(await isWatched(db, fence.id, device.id))) throw conflict('accountFence.deviceNotWatched');
-  await attendanceJob(ctx.deps).ensureFresh([fence.id]);
+  await attendanceJob(ctx.deps).ensureFresh([fence.id], body.Day);
   const now = Date.now();
   const [prev] = await rows<{ end_inside: boolean | null; end_pending_since: Date | string | null; end_pending_count: number }>(
     db,
