@@ -296,6 +296,8 @@ export interface WatchLoadOptions {
    * Default: every device at one point.
    */
   route?: { groups: number; at(group: number, tick: number): LatLon };
+  /** Device time of the first tick's fixes, ms (default 2026-01-01). */
+  fixTimeStart?: number;
 }
 
 export interface WatchLoadResult {
@@ -311,6 +313,8 @@ export interface WatchLoadResult {
   unanswered: number;
   /** Peak RSS of the server over the window (0 without pid). */
   rssPeak: number;
+  /** Device time of the last fixes sent, ms. */
+  lastFixTime: number;
 }
 
 /**
@@ -350,7 +354,7 @@ export async function runWatchLoad(o: WatchLoadOptions): Promise<WatchLoadResult
   const lkPhase = active.map((_, i) => i % (1000 / TICK));
   const tails: string[] = new Array(route.groups);
   let tick = 0;
-  let fixTime = Date.UTC(2026, 0, 1);
+  let fixTime = o.fixTimeStart ?? Date.UTC(2026, 0, 1);
   const timer = setInterval(() => {
     tick++;
     fixTime += 1000;
@@ -404,5 +408,6 @@ export async function runWatchLoad(o: WatchLoadOptions): Promise<WatchLoadResult
     latencies,
     unanswered: lkSentAt.reduce((n, l) => n + l.length, 0),
     rssPeak,
+    lastFixTime: fixTime,
   };
 }
