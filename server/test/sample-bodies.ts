@@ -1,7 +1,7 @@
 // Plausible request bodies built from a call's request schema: every required field gets a valid
 // sample value, so a body gets past validation and reaches the handler (or the check before it).
 import type { z } from 'zod';
-import { dateInput, pipeInput, schemaLeaves, schemaType, unionOptions } from '@wt/contract';
+import { SCHEMAS, dateInput, pipeInput, schemaLeaves, schemaType, unionOptions } from '@wt/contract';
 
 /** A plausible valid value for a leaf, so the rest of the body gets past validation. */
 export function sample(leaf: z.ZodType, key: string, imei: string): unknown {
@@ -49,6 +49,26 @@ export function setAt(body: Record<string, unknown>, path: (string | number)[], 
   });
 }
 
+/**
+ * What the leaves alone cannot make valid: fields required together by a refinement (a fence's
+ * shape) or lists behind a transform (watched accounts), per request schema.
+ */
+const CIRCLE = { Type: 'circle', Lat: 22.54, Lon: 113.93, Radius: 200 };
+const WATCHED = { UserIds: [1] };
+const COMPLETIONS = new Map<z.ZodType, Record<string, unknown>>(
+  (
+    [
+      ['/Geofence/CreateGeofence', { ...WATCHED, ...CIRCLE }],
+      ['/Geofence/EditGeofence', { ...WATCHED, ...CIRCLE }],
+      ['/Geofence/addGeofenceMonitor', { ...WATCHED, ...CIRCLE }],
+      ['/Geofence/updateGeofenceMonitorCustom', { ...WATCHED, ...CIRCLE }],
+      ['/Geofence/addGeofenceMonitorXingzheng', { ...WATCHED, DistrictCode: '440305' }],
+      ['/Geofence/updateMonitorGeofence', WATCHED],
+      ['/Geofence/addMonitorFences', WATCHED],
+    ] as const
+  ).map(([path, extra]) => [SCHEMAS[path].request as z.ZodType, extra]),
+);
+
 export function baseBody(schema: z.ZodType, imei: string): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const leaf of schemaLeaves(schema)) {
@@ -56,5 +76,5 @@ export function baseBody(schema: z.ZodType, imei: string): Record<string, unknow
     const v = sample(leaf.schema, String(leaf.path.at(-1) === 0 ? leaf.path.at(-2) : leaf.path.at(-1)), imei);
     if (v !== undefined) setAt(body, leaf.path, v);
   }
-  return body;
+  return { ...body, ...structuredClone(COMPLETIONS.get(schema) ?? {}) };
 }

@@ -9,6 +9,7 @@ import { personCalls } from './person/routes.js';
 import { groupCalls } from './group/routes.js';
 import { roleCalls } from './role/routes.js';
 import { fenceCalls } from './fence/routes.js';
+import { accountFenceCalls } from './account-fence/routes.js';
 import { catalogueCalls } from './catalogue/routes.js';
 import { monitorCalls } from './monitor/routes.js';
 import { historyCalls } from './history/routes.js';
@@ -26,7 +27,7 @@ import { oplogCalls } from './oplog/routes.js';
 import { permissionCalls } from './permission/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes];

@@ -1,13 +1,17 @@
-// Evaluates device fences on every committed position: keeps each device's inside/outside state
-// per fence (in memory, persisted in device_fence_state) and publishes fence.transition events
-// for the alarm engine when a device enters or leaves one.
+// Evaluates fences on every committed position. Device fences: keeps each device's inside/outside
+// state per fence (in memory, persisted in device_fence_state) and publishes fence.transition events
+// for the alarm engine when a device enters or leaves one. Account fences (the fences of accounts
+// over all the devices they watch, with debounced sides and schedules) are evaluated in the same
+// per-device order by AccountFenceWatch (modules/account-fence/watch.ts).
 import { sql } from 'drizzle-orm';
-import { fence as fenceSchemas } from '@wt/contract';
+import { accountFence as accountFenceSchemas, fence as fenceSchemas } from '@wt/contract';
 import type { AppDeps } from '../../deps.js';
 import { rows } from '../../lib/sql.js';
 import { TOPICS, type DeviceChangedEvent, type PositionEvent } from '../../pipeline/events.js';
 import { step, type FenceShape, type FenceStateEntry } from '../../rules/fence.js';
 import type { Service } from '../../services.js';
+import { REALTIME_TOPICS, type AccountsMovedEvent } from '../../realtime/topics.js';
+import { AccountFenceWatch } from '../account-fence/watch.js';
 import { FENCES_CHANGED_TOPIC } from './routes.js';
 
 interface LoadedFence {
@@ -31,16 +35,33 @@ export class FenceEngine {
   /** Positions of one device are evaluated in order. */
   private chains = new Map<number, Promise<void>>();
   private unsubscribe: (() => void)[] = [];
+  readonly accountFences: AccountFenceWatch;
 
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: AppDeps) {
+    this.accountFences = new AccountFenceWatch(deps);
+  }
 
   async start() {
     this.unsubscribe.push(
       this.deps.bus.subscribe<PositionEvent>(TOPICS.position, (e) => this.enqueue(e)),
       // Fences are edited in whichever process serves the console: hear every process.
       this.deps.bus.subscribe<{ deviceId: number }>(FENCES_CHANGED_TOPIC, (e) => this.forget(e.deviceId), { cluster: true }),
-      this.deps.bus.subscribe<DeviceChangedEvent>(TOPICS.changed, (e) => e.deviceId && this.forget(e.deviceId), { cluster: true }),
+      this.deps.bus.subscribe<DeviceChangedEvent>(
+        TOPICS.changed,
+        (e) => {
+          if (!e.deviceId) return;
+          this.forget(e.deviceId);
+          this.accountFences.forgetDevice(e.deviceId);
+        },
+        { cluster: true },
+      ),
+      this.deps.bus.subscribe(accountFenceSchemas.ACCOUNT_FENCES_CHANGED_TOPIC, () => void this.accountFences.reload(), { cluster: true }),
+      // Watched accounts are found from the device's account path: a moved subtree changes them.
+      this.deps.bus.subscribe<AccountsMovedEvent>(REALTIME_TOPICS.accountsMoved, () => this.accountFences.pathsChanged(), { cluster: true }),
+      // An owner's time zone is read with the fences.
+      this.deps.bus.subscribe(REALTIME_TOPICS.accountsChanged, () => void this.accountFences.reload(), { cluster: true }),
     );
+    await this.accountFences.start();
     const fenced = await rows<{ device_id: number }>(this.deps.database.db, sql`SELECT DISTINCT device_id FROM device_fences`);
     const set = new Set(fenced.map((r) => Number(r.device_id)));
     // Fences changed while the list loaded: keep those devices in.
@@ -48,9 +69,10 @@ export class FenceEngine {
     this.mayHaveFences = set;
   }
 
-  stop() {
+  async stop() {
     for (const u of this.unsubscribe.splice(0)) u();
-    return Promise.all(this.chains.values()).then(() => undefined);
+    await Promise.all(this.chains.values());
+    await this.accountFences.stop();
   }
 
   forget(deviceId: number) {
@@ -58,18 +80,23 @@ export class FenceEngine {
     this.mayHaveFences?.add(deviceId);
   }
 
-  /** Resolves when every position received so far has been evaluated. */
+  /** Resolves when every position received so far has been evaluated and its account fence sides written. */
   async idle(): Promise<void> {
     while (this.chains.size) await Promise.all(this.chains.values());
+    await this.accountFences.flush();
   }
 
   enqueue(e: PositionEvent) {
     if (e.lat === null || e.lon === null || !Number.isFinite(e.lat) || !Number.isFinite(e.lon) || e.valid === false) return;
-    if (this.mayHaveFences && !this.mayHaveFences.has(e.deviceId) && !this.chains.has(e.deviceId)) return;
+    const device = !this.mayHaveFences || this.mayHaveFences.has(e.deviceId) || (this.chains.has(e.deviceId) && this.devices.has(e.deviceId));
+    const account = this.accountFences.wants(e);
+    if (!device && !account) return;
     const prev = this.chains.get(e.deviceId) ?? Promise.resolve();
     const next = prev
-      .then(() => this.evaluate(e))
+      .then(() => (device ? this.evaluate(e) : undefined))
       .catch((err) => this.deps.log.error({ err, deviceId: e.deviceId }, 'fence evaluation failed'))
+      .then(() => (account ? this.accountFences.evaluate(e) : undefined))
+      .catch((err) => this.deps.log.error({ err, deviceId: e.deviceId }, 'account fence evaluation failed'))
       .finally(() => {
         if (this.chains.get(e.deviceId) === next) this.chains.delete(e.deviceId);
       });
