@@ -38,6 +38,14 @@ export function rssOf(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
+/** CPU time (user + system) a process has used so far, seconds (from /proc, in clock ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) in parentheses: utime and stime are the 12th and 13th.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
 export function fdLimit(): number {
   try {
     const m = /Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'));
@@ -315,6 +323,8 @@ export interface WatchLoadResult {
   rssPeak: number;
   /** Device time of the last fixes sent, ms. */
   lastFixTime: number;
+  /** CPU seconds the server used over the window (NaN without pid). */
+  serverCpuSeconds: number;
 }
 
 /**
@@ -386,12 +396,14 @@ export async function runWatchLoad(o: WatchLoadOptions): Promise<WatchLoadResult
   await sleep(o.warmupSeconds * 1000);
   measuring = true;
   const m0 = await serverMetrics(o.httpUrl);
+  const cpu0 = o.pid ? cpuSecondsOf(o.pid) : NaN;
   const t0 = performance.now();
   let rssPeak = o.pid ? rssOf(o.pid) : 0;
   const rssTimer = setInterval(() => (rssPeak = o.pid ? Math.max(rssPeak, rssOf(o.pid)) : 0), 500);
   await sleep(o.seconds * 1000);
   const m1 = await serverMetrics(o.httpUrl);
   const t1 = performance.now();
+  const cpu1 = o.pid ? cpuSecondsOf(o.pid) : NaN;
   measuring = false;
   clearInterval(timer);
   clearInterval(rssTimer);
@@ -409,5 +421,6 @@ export async function runWatchLoad(o: WatchLoadOptions): Promise<WatchLoadResult
     unanswered: lkSentAt.reduce((n, l) => n + l.length, 0),
     rssPeak,
     lastFixTime: fixTime,
+    serverCpuSeconds: cpu1 - cpu0,
   };
 }
