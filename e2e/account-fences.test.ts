@@ -174,26 +174,54 @@ function fenceFlow(l: Lang) {
     // The wearer is inside first (a first sighting raises nothing).
     await walk(l.imei, [inside, inside]);
 
+    // The switch is off when the monitor loads: turning it on loads the fences.
+    const userId = await page.evaluate(() => Number(sessionStorage.getItem('wt.userId')));
+    expect((await callApi(page, server.url, '/User/EditUserInfoByFenceStatus', { UserId: userId, IsShowMonitorFence: 2 })).State).toBe(200);
     await page.goto(`${server.url}/`);
     await page.locator('[data-testid="monitor"][data-loaded="1"]').waitFor({ timeout: 30_000 });
     await page.locator('[data-testid="alarm-sound"][data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
-    const toolbar = page.locator('.wt-map-toolbar');
-    const toggle = toolbar
+    const toggle = page
+      .locator('.wt-map-toolbar')
       .getByText(mon.toolbar.fences, { exact: true })
       .locator('xpath=ancestor::*[.//button[contains(@class, "ant-switch")]][1]//button[contains(@class, "ant-switch")]');
-    if ((await toggle.getAttribute('aria-checked')) === 'true') {
-      await toggle.click();
-      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
-    }
+    await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
     const canvas = page.locator('[data-testid="monitor"] canvas.maplibregl-canvas').first();
-    const purple = async () => (await pngColours(page, await canvas.screenshot(), { line: [0x53, 0x1d, 0xab] }, 60)).counts.line!;
-    const before = await purple();
+    // The fences' colours (FenceLayers): the outline, and the fill (15 % over the light base map).
+    const colours = async () => (await pngColours(page, await canvas.screenshot(), { line: [0x53, 0x1d, 0xab], fill: [0xdf, 0xd2, 0xe5] }, 30)).counts;
+    const before = await colours();
     const listed = page.waitForResponse((r) => r.url().endsWith('/api/AccountFence/List') && r.request().method() === 'POST');
     await toggle.click();
     const answer = (await (await listed).json()) as { Items: { Name: string }[] };
     expect(answer.Items.map((f) => f.Name)).toEqual(expect.arrayContaining([l.polygon, l.district]));
-    // The fences' outlines are drawn (the map shows the wearers, inside the polygon and in Shenzhen).
-    await expect.poll(purple, { timeout: 15_000 }).toBeGreaterThan(before + 100);
+    // The map shows the wearer, inside the polygon: the view turns the fence's colour.
+    await expect.poll(async () => (await colours()).fill!, { timeout: 15_000 }).toBeGreaterThan(before.fill! + 10_000);
+    // Zoomed out to the country, the polygon's outline and the county's show.
+    const zoomOut = page.locator('[data-testid="monitor"] button:has(.anticon-minus)').first();
+    await expect
+      .poll(
+        async () => {
+          const line = (await colours()).line!;
+          if (line <= before.line! + 100) await zoomOut.click();
+          return line;
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBeGreaterThan(before.line! + 100);
+    // Two levels further out Shenzhen is in the view too, with the county's outline: the picture once the map has stopped.
+    await zoomOut.click();
+    await zoomOut.click();
+    let last = '';
+    await expect
+      .poll(
+        async () => {
+          const now = JSON.stringify(await colours());
+          const same = now === last;
+          last = now;
+          return same;
+        },
+        { timeout: 15_000, interval: 500 },
+      )
+      .toBe(true);
     await screenshot(page, `account-fences-monitor-${l.lang}`);
 
     // Out of the polygon: two fixes outside confirm the crossing; the pop-up names the fence.
