@@ -6,6 +6,7 @@ import { commandTimeoutService } from './modules/command/timeouts.js';
 import { fenceService } from './modules/fence/engine.js';
 import { gatewayService, simulatorService } from './gateway/service.js';
 import { oplogRetentionService } from './modules/oplog/service.js';
+import { attendanceService } from './modules/account-fence/attendance/job.js';
 import { alarmEngineService, alarmTypesService, pushWorkerService } from './rules/services.js';
 
 export interface Service {
@@ -17,4 +18,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, gatewayService, simulatorService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, attendanceService, gatewayService, simulatorService];

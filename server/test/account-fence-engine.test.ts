@@ -185,4 +185,21 @@ describe.each(databases())('account fence engine on %s', (kind) => {
     expect(await transitions(f, elsewhere)).toEqual([]);
     await drop(f);
   });
+
+  it('evaluates a county boundary (南山区 440305): leaving it eastwards for 福田区 raises alarm 23', async () => {
+    const f = await fence({ Type: 'district', DistrictCode: '440305', AlarmType: 2 });
+    const d = await device();
+    const t = MONDAY_9;
+    await at(d, t, HOME.Lat, { lon: '113.98' });
+    await at(d, t + 10_000, HOME.Lat, { lon: '114.01' });
+    await at(d, t + 20_000, HOME.Lat, { lon: '114.02' });
+    expect((await transitions(f, d)).map((x) => [x.inside, x.initial, x.alarmed])).toEqual([
+      [true, true, false],
+      [false, false, true],
+    ]);
+    const raised = await alarms(d);
+    expect(raised.map((a) => a.Type)).toEqual([C.accountFenceOut]);
+    expect(raised[0]!.Message).toContain('康宁院区');
+    await drop(f);
+  });
 });

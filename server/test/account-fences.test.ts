@@ -73,6 +73,13 @@ describe.each(databases())('account fence calls on %s', (kind) => {
     const wrong = await p.call('/Geofence/addGeofenceMonitor', { ...base(), Type: 'district', DistrictCode: '440305' }, agent);
     expect(fields(wrong.body)).toEqual([['Type', 'accountFence.typeNotHere', { types: 'polygon, circle' }]]);
 
+    const county = await p.call('/Geofence/addGeofenceMonitorXingzheng', { ...base(), Name: '南山', DistrictCode: '440305' }, agent);
+    expect(county.body.Item).toMatchObject({ Type: 'district', DistrictCode: '440305', Lat: null, Radius: null, Points: [] });
+    // Taiwan is named by the boundary data but has no boundary: nothing could be inside.
+    const noBoundary = await p.call('/Geofence/CreateGeofence', { ...base(), Type: 'district', DistrictCode: '710000' }, agent);
+    expect(fields(noBoundary.body)).toEqual([['DistrictCode', 'accountFence.districtUnknown', { code: '710000' }]]);
+    expect((await p.call('/Geofence/DelGeofenceByUserCustom', { FenceIds: [county.body.Item.FenceId] }, agent)).body.Succeeded).toBe(1);
+
     const list = await p.call('/AccountFence/List', {}, agent);
     expect(list.body.Total).toBe(2);
     expect(list.body.Items.map((f: { Name: string }) => f.Name)).toEqual(['花园', '院区']);

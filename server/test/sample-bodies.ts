@@ -15,6 +15,8 @@ export function sample(leaf: z.ZodType, key: string, imei: string): unknown {
           ...(/mail/i.test(key) ? ['someone@example.com'] : []),
           ...(/url/i.test(key) ? ['https://example.com/hook'] : []),
           ...(/phone/i.test(key) ? ['13800000000'] : []),
+          // Days of a range (YYYY-MM-DD).
+          ...(/^(from|to|day)$/i.test(key) ? ['2024-01-01'] : []),
           'Sample1234',
           'sample-name',
           imei,

@@ -248,6 +248,8 @@ export const attendanceRowSchema = z.object({
   LateDays: z.number(),
   EarlyDays: z.number(),
   AbsentDays: z.number(),
+  /** The fence owner's time zone offset, minutes east of UTC: FirstIn and LastOut are shown on its clock. */
+  TimeZoneOffset: z.number().optional(),
 });
 export type AttendanceRow = z.infer<typeof attendanceRowSchema>;
 export const attendanceResponse = pageOf(attendanceRowSchema);

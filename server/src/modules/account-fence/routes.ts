@@ -12,7 +12,7 @@ import { scopedCrud, type Tx } from '../../lib/crud.js';
 import { AppError, fieldError } from '../../lib/errors.js';
 import { accountInScope, subtreePattern, type AccountRow } from '../../lib/scope.js';
 import { allOf, contains, iso, rows } from '../../lib/sql.js';
-import { districtSource } from './district-source.js';
+import { districtInfo } from './districts.js';
 
 const { ACCOUNT_FENCES_CHANGED_TOPIC, MAX_ACCOUNT_FENCES, MAX_WATCHED_ACCOUNTS } = schemas;
 type AccountFence = schemas.AccountFence;
@@ -54,9 +54,15 @@ const SELECT = sql`SELECT f.id, f.owner_id, o.login_name AS owner_login_name, f.
   FROM account_fences f JOIN accounts o ON o.id = f.owner_id`;
 
 /**
- * The devices each fence watches now: those of its accounts, and with IncludeChildren those of
- * their subtrees. Two indexed joins (an account's devices; a path prefix) per watched account.
+ * The accounts whose devices the fences (alias f, with `cond`) watch: those named, and with
+ * IncludeChildren their subtrees, found by a range on the accounts' path index.
  */
+const watchedAccounts = (cond: SQL) => sql`SELECT fa.fence_id, fa.account_id FROM account_fence_accounts fa JOIN account_fences f ON f.id = fa.fence_id WHERE ${cond}
+  UNION
+  SELECT fa.fence_id, a.id FROM account_fence_accounts fa JOIN account_fences f ON f.id = fa.fence_id AND f.include_children
+    JOIN accounts wa ON wa.id = fa.account_id JOIN accounts a ON a.path ~>=~ wa.path AND a.path ~<~ (wa.path || '~') WHERE ${cond}`;
+
+/** The devices each fence watches now (one query for a page of fences). */
 async function deviceCounts(db: Db, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
   const list = sql.join(
@@ -65,14 +71,8 @@ async function deviceCounts(db: Db, ids: number[]): Promise<Map<number, number>>
   );
   const counted = await rows<{ fence_id: number; n: number }>(
     db,
-    sql`SELECT w.fence_id, count(DISTINCT d.id)::int AS n
-      FROM (SELECT fa.fence_id, a.id AS account_id
-              FROM account_fence_accounts fa JOIN account_fences f ON f.id = fa.fence_id
-              JOIN accounts wa ON wa.id = fa.account_id
-              JOIN accounts a ON a.id = wa.id OR (f.include_children AND a.path LIKE wa.path || '%')
-             WHERE fa.fence_id IN (${list})) w
-      JOIN devices d ON d.account_id = w.account_id
-      GROUP BY w.fence_id`,
+    sql`SELECT w.fence_id, count(d.id)::int AS n FROM (${watchedAccounts(sql`f.id IN (${list})`)}) w
+      JOIN devices d ON d.account_id = w.account_id GROUP BY w.fence_id`,
   );
   return new Map(counted.map((r) => [Number(r.fence_id), Number(r.n)]));
 }
@@ -133,7 +133,9 @@ async function checkWatched(db: Db | Tx, owner: Pick<AccountRow, 'path'>, ids: n
 function shapeValues(b: ShapeBody) {
   if (b.Type === 'circle') return { kind: 'circle', lat: b.Lat!, lon: b.Lon!, radius: b.Radius!, points: [] as [number, number][], districtCode: null };
   if (b.Type === 'polygon') return { kind: 'polygon', lat: null, lon: null, radius: null, points: b.Points!.map((p) => [p.Lat, p.Lon] as [number, number]), districtCode: null };
-  if (!districtSource.info(b.DistrictCode!)) throw fieldError('DistrictCode', 'accountFence.districtUnknown', { code: b.DistrictCode });
+  // A district the boundary data names without a boundary (Taiwan) could contain nothing.
+  const district = districtInfo(b.DistrictCode!);
+  if (!district || district.missing === 'all') throw fieldError('DistrictCode', 'accountFence.districtUnknown', { code: b.DistrictCode });
   return { kind: 'district', lat: null, lon: null, radius: null, points: [] as [number, number][], districtCode: b.DistrictCode! };
 }
 
@@ -150,9 +152,8 @@ const ownedIn = (account: Pick<AccountRow, 'path'>) => sql`f.owner_id IN (SELECT
 
 const asDb = (tx: Tx) => tx as unknown as Db;
 
-/** The devices a fence (alias f) watches: a condition on a devices alias `d`. */
-const WATCHES_DEVICE = sql`d.account_id IN (SELECT a.id FROM account_fence_accounts fa JOIN accounts wa ON wa.id = fa.account_id
-  JOIN accounts a ON a.id = wa.id OR (f.include_children AND a.path LIKE wa.path || '%') WHERE fa.fence_id = f.id)`;
+/** The devices one fence watches: a condition on a devices alias `d`. */
+const watchesDevice = (fenceId: number) => sql`d.account_id IN (SELECT w.account_id FROM (${watchedAccounts(sql`f.id = ${fenceId}`)}) w)`;
 
 async function create(ctx: AuthedContext, b: WatchBody & ShapeBody & { UserId?: number }) {
   const { db } = ctx.deps.database;
@@ -192,8 +193,9 @@ async function edit(ctx: AuthedContext, b: WatchBody & Partial<ShapeBody> & { Fe
     await tx.insert(accountFenceAccounts).values(b.UserIds.map((accountId) => ({ fenceId: fence.id, accountId })));
     if (reset) await tx.delete(accountFenceState).where(eq(accountFenceState.fenceId, fence.id));
     // Devices no longer watched have no side at this fence.
-    else await tx.execute(sql`DELETE FROM account_fence_state s USING account_fences f WHERE f.id = ${fence.id} AND s.fence_id = f.id
-        AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.id = s.device_id AND ${WATCHES_DEVICE})`);
+    else
+      await tx.execute(sql`DELETE FROM account_fence_state s WHERE s.fence_id = ${fence.id}
+        AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.id = s.device_id AND ${watchesDevice(fence.id)})`);
   });
   changed(ctx, [fence.id]);
   return one(db, fence.id);

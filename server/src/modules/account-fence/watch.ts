@@ -16,7 +16,7 @@ import { dwellStep, type DwellConfig, type DwellState } from '../../rules/dwell.
 import type { Area } from '../../rules/area.js';
 import type { StoredSchedule } from '../../db/schema/index.js';
 import { fenceArea, type CompiledFence } from './areas.js';
-import { districtSource } from './district-source.js';
+import { districtPolygons } from './districts.js';
 
 export interface WatchingFence extends CompiledFence {
   /** Accounts named by the fence. */
@@ -79,7 +79,8 @@ export class AccountFenceWatch {
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
   /** Each device's side per fence, loaded from account_fence_state on first contact. */
-  private states = new Map<number, Promise<Map<number, DwellState>>>();
+  private states = new Map<number, Map<number, DwellState>>();
+  private loading = new Map<number, Promise<Map<number, DwellState>>>();
   private stateWrites = new Map<string, StateWrite>();
   private transitionWrites: TransitionWrite[] = [];
   private writing: Promise<void> = Promise.resolve();
@@ -133,6 +134,7 @@ export class AccountFenceWatch {
   /** A device changed (owner, deletion): its sides are read again from the database. */
   forgetDevice(deviceId: number) {
     this.states.delete(deviceId);
+    this.loading.delete(deviceId);
   }
 
   /** Whether a position needs evaluating (cheap, synchronous: most positions answer no at once). */
@@ -147,17 +149,40 @@ export class AccountFenceWatch {
     if (this.reloading) await this.reloading.catch(() => undefined);
     const fences = this.candidates(e.accountPath);
     if (!fences.length) return;
+    this.step(e, fences, this.states.get(e.deviceId) ?? (await this.statesOf(e.deviceId)));
+  }
+
+  /**
+   * Evaluates a position at once when nothing is to be awaited (no reload running, the device's
+   * sides read): the common case costs no promise. False: the caller queues `evaluate`.
+   */
+  evaluateNow(e: PositionEvent): boolean {
+    if (this.reloading) return false;
+    const states = this.states.get(e.deviceId);
+    if (!states) return false;
+    this.step(e, this.candidates(e.accountPath), states);
+    return true;
+  }
+
+  private step(e: PositionEvent, fences: WatchingFence[], states: Map<number, DwellState>) {
+    if (!fences.length) return;
     if (e.accuracy !== undefined && e.accuracy !== null && e.accuracy > this.maxAccuracy) return;
     const time = Date.parse(e.time);
     if (!Number.isFinite(time)) return;
     // Late positions too: the attendance job recomputes the days from the stored positions.
     const seen = this.dirty.get(e.deviceId);
     if (seen === undefined || time < seen) this.dirty.set(e.deviceId, time);
-    const states = await this.statesOf(e.deviceId);
     const point = { lat: e.lat!, lon: e.lon! };
     for (const fence of fences) {
       const prev = states.get(fence.id);
-      const r = dwellStep(prev, fence.area.contains(point), time, this.dwell);
+      const inside = fence.area.contains(point);
+      // Nearly every fix stays on its side with nothing pending: only its time moves (what
+      // dwellStep would answer, without a new object per fix and fence).
+      if (prev && inside === prev.inside && prev.pendingSince === null && time > prev.time) {
+        prev.time = time;
+        continue;
+      }
+      const r = dwellStep(prev, inside, time, this.dwell);
       if (r.stale) continue;
       states.set(fence.id, r.state);
       const c = r.crossing;
@@ -220,7 +245,7 @@ export class AccountFenceWatch {
       const id = Number(r.id);
       let compiled = this.areas.get(id);
       if (!compiled || compiled.version !== r.version) {
-        compiled = { version: r.version, area: await fenceArea(r, (code) => districtSource.polygons(code)) };
+        compiled = { version: r.version, area: await fenceArea(r, districtPolygons) };
         this.areas.set(id, compiled);
       }
       next.push({
@@ -240,14 +265,9 @@ export class AccountFenceWatch {
     const kept = new Map(next.map((f) => [f.id, f.version]));
     const stale = this.fences.filter((f) => kept.get(f.id) !== f.version).map((f) => f.id);
     for (const id of this.areas.keys()) if (!kept.has(id)) this.areas.delete(id);
-    if (stale.length) {
-      for (const p of this.states.values()) {
-        void p.then(
-          (m) => stale.forEach((id) => m.delete(id)),
-          () => undefined,
-        );
-      }
-    }
+    if (stale.length) for (const m of this.states.values()) for (const id of stale) m.delete(id);
+    // Sides being read now may hold rows the change deleted: read them again.
+    this.loading.clear();
     this.fences = next;
     this.byPath.clear();
   }
@@ -255,28 +275,34 @@ export class AccountFenceWatch {
   // ---- state ----------------------------------------------------------------------------------
 
   private statesOf(deviceId: number): Promise<Map<number, DwellState>> {
-    let p = this.states.get(deviceId);
+    let p = this.loading.get(deviceId);
     if (!p) {
-      p = rows<{ fence_id: number; inside: boolean; since: Date; time: Date; pending_since: Date | null; pending_count: number }>(
+      const loading = rows<{ fence_id: number; inside: boolean; since: Date; time: Date; pending_since: Date | null; pending_count: number }>(
         this.deps.database.db,
         sql`SELECT fence_id, inside, since, time, pending_since, pending_count FROM account_fence_state WHERE device_id = ${deviceId}`,
-      ).then(
-        (found) =>
-          new Map(
-            found.map((s) => [
-              Number(s.fence_id),
-              {
-                inside: s.inside,
-                since: new Date(s.since).getTime(),
-                time: new Date(s.time).getTime(),
-                pendingSince: s.pending_since === null ? null : new Date(s.pending_since).getTime(),
-                pendingCount: Number(s.pending_count),
-              },
-            ]),
-          ),
-      );
-      this.states.set(deviceId, p);
-      p.catch(() => this.states.delete(deviceId));
+      ).then((found) => {
+        const m = new Map(
+          found.map((s) => [
+            Number(s.fence_id),
+            {
+              inside: s.inside,
+              since: new Date(s.since).getTime(),
+              time: new Date(s.time).getTime(),
+              pendingSince: s.pending_since === null ? null : new Date(s.pending_since).getTime(),
+              pendingCount: Number(s.pending_count),
+            },
+          ]),
+        );
+        // Kept unless the device or the fences changed meanwhile (then read again next time).
+        if (this.loading.get(deviceId) === loading) {
+          this.states.set(deviceId, m);
+          this.loading.delete(deviceId);
+        }
+        return m;
+      });
+      p = loading;
+      this.loading.set(deviceId, p);
+      p.catch(() => this.loading.delete(deviceId));
     }
     return p;
   }

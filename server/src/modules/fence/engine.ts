@@ -58,8 +58,6 @@ export class FenceEngine {
       this.deps.bus.subscribe(accountFenceSchemas.ACCOUNT_FENCES_CHANGED_TOPIC, () => void this.accountFences.reload(), { cluster: true }),
       // Watched accounts are found from the device's account path: a moved subtree changes them.
       this.deps.bus.subscribe<AccountsMovedEvent>(REALTIME_TOPICS.accountsMoved, () => this.accountFences.pathsChanged(), { cluster: true }),
-      // An owner's time zone is read with the fences.
-      this.deps.bus.subscribe(REALTIME_TOPICS.accountsChanged, () => void this.accountFences.reload(), { cluster: true }),
     );
     await this.accountFences.start();
     const fenced = await rows<{ device_id: number }>(this.deps.database.db, sql`SELECT DISTINCT device_id FROM device_fences`);
@@ -91,16 +89,32 @@ export class FenceEngine {
     const device = !this.mayHaveFences || this.mayHaveFences.has(e.deviceId) || (this.chains.has(e.deviceId) && this.devices.has(e.deviceId));
     const account = this.accountFences.wants(e);
     if (!device && !account) return;
+    // Account fences alone, nothing queued for the device: evaluated at once when nothing is awaited.
+    if (!device && !this.chains.has(e.deviceId) && this.accountFences.evaluateNow(e)) return;
     const prev = this.chains.get(e.deviceId) ?? Promise.resolve();
     const next = prev
-      .then(() => (device ? this.evaluate(e) : undefined))
-      .catch((err) => this.deps.log.error({ err, deviceId: e.deviceId }, 'fence evaluation failed'))
-      .then(() => (account ? this.accountFences.evaluate(e) : undefined))
-      .catch((err) => this.deps.log.error({ err, deviceId: e.deviceId }, 'account fence evaluation failed'))
+      .then(() => this.run(e, device, account))
       .finally(() => {
         if (this.chains.get(e.deviceId) === next) this.chains.delete(e.deviceId);
       });
     this.chains.set(e.deviceId, next);
+  }
+
+  private async run(e: PositionEvent, device: boolean, account: boolean) {
+    if (device) {
+      try {
+        await this.evaluate(e);
+      } catch (err) {
+        this.deps.log.error({ err, deviceId: e.deviceId }, 'fence evaluation failed');
+      }
+    }
+    if (account) {
+      try {
+        await this.accountFences.evaluate(e);
+      } catch (err) {
+        this.deps.log.error({ err, deviceId: e.deviceId }, 'account fence evaluation failed');
+      }
+    }
   }
 
   private load(deviceId: number): Promise<DeviceFences> {

@@ -1,0 +1,156 @@
+// /AccountFence/AttendanceExport: the attendance of a filter as a workbook written while it is read
+// (ExcelJS streaming writer, like the other exports in lib/export-sheet.ts), with two sheets: the
+// totals per device and fence over the range, and the details per device, fence and day. Rows are
+// read by keyset on attendance_daily's primary key (fence, device, day), a page at a time, so memory
+// stays flat whatever the range. Headers and texts in the caller's language; times in the fence
+// owner's time zone. Nothing to export answers accountFence.noAttendance (409).
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { formatDateTime, translate, type Locale } from '@wt/contract';
+import type { AuthedContext } from '../../../calls.js';
+import type { AppDeps } from '../../../deps.js';
+import { badRequest, conflict } from '../../../lib/errors.js';
+import { EXPORT_MAX_ROWS, EXPORT_PAGE_ROWS } from '../../../lib/export-sheet.js';
+import { rows } from '../../../lib/sql.js';
+import { attendanceJob } from './job.js';
+import { named, scopeOf, scopedQuery, type AttendanceFilter, type RawRow, type Scope } from './service.js';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Attendance workbooks being written: cut when the app closes. */
+    attendanceSheets: Set<PassThrough>;
+  }
+}
+
+/** Keeps the attendance workbooks being written, so a closing server cuts them. */
+export const attendanceSheetsPlugin: FastifyPluginAsync<{ deps: AppDeps }> = fp(async (app: FastifyInstance) => {
+  const active = new Set<PassThrough>();
+  app.decorate('attendanceSheets', active);
+  app.addHook('preClose', (done: () => void) => {
+    for (const out of active) out.destroy();
+    done();
+  });
+});
+
+/** Devices read per query: their rows of a month stay well under the export's page. */
+const EXPORT_DEVICES = Math.max(1, Math.floor(EXPORT_PAGE_ROWS / 31) * 4);
+
+/** The rows of a scope, the devices in scope a chunk at a time (by id), each chunk's rows by the primary key. */
+async function* pages(ctx: AuthedContext, s: Scope, view: 'total' | 'daily'): AsyncGenerator<RawRow[]> {
+  const db = ctx.deps.database.db;
+  let after = 0;
+  for (;;) {
+    const ids = (await rows<{ id: number }>(db, sql`SELECT d.id FROM devices d WHERE ${s.devices} AND d.id > ${after} ORDER BY d.id LIMIT ${EXPORT_DEVICES}`)).map((r) => Number(r.id));
+    if (ids.length === 0) return;
+    after = ids[ids.length - 1]!;
+    const chunk = sql.raw(`'{${ids.join(',')}}'::int[]`);
+    const order = view === 'daily' ? sql`p.device_id, p.fence_id, p.day` : sql`p.device_id, p.fence_id`;
+    const page = await rows<RawRow>(db, named(scopedQuery(s, view, sql`a.device_id = ANY(${chunk})`), order));
+    if (page.length) yield page;
+    if (ids.length < EXPORT_DEVICES) return;
+  }
+}
+
+function columns(L: Locale, view: 'total' | 'daily'): Partial<ExcelJS.Column>[] {
+  const h = (key: string) => translate(L, `attendanceExport.${key}`);
+  const head: Partial<ExcelJS.Column>[] = [
+    { header: h('fence'), key: 'fence', width: 18 },
+    { header: h('imei'), key: 'imei', width: 18 },
+    { header: h('deviceName'), key: 'deviceName', width: 16 },
+    { header: h('account'), key: 'account', width: 16 },
+  ];
+  const figures: Partial<ExcelJS.Column>[] = [
+    { header: h('insideMinutes'), key: 'insideMinutes', width: 14 },
+    { header: h('entries'), key: 'entries', width: 10 },
+    { header: h('exits'), key: 'exits', width: 10 },
+    { header: h('lateMinutes'), key: 'lateMinutes', width: 14 },
+    { header: h('earlyMinutes'), key: 'earlyMinutes', width: 14 },
+  ];
+  if (view === 'daily') {
+    return [
+      ...head,
+      { header: h('day'), key: 'day', width: 12 },
+      { header: h('firstIn'), key: 'firstIn', width: 20 },
+      { header: h('lastOut'), key: 'lastOut', width: 20 },
+      ...figures,
+      { header: h('status'), key: 'status', width: 18 },
+    ];
+  }
+  return [
+    ...head,
+    { header: h('days'), key: 'days', width: 8 },
+    ...figures,
+    { header: h('lateDays'), key: 'lateDays', width: 12 },
+    { header: h('earlyDays'), key: 'earlyDays', width: 12 },
+    { header: h('absentDays'), key: 'absentDays', width: 12 },
+  ];
+}
+
+/** A row as the cells of its view's columns, in order (arrays write several times faster than keyed objects). */
+function shape(L: Locale, r: RawRow, view: 'total' | 'daily'): unknown[] {
+  const head = [r.fence_name, r.imei, r.device_name, r.login_name];
+  const figures = [Math.round(Number(r.inside_seconds) / 60), Number(r.entries), Number(r.exits), Number(r.late_minutes), Number(r.early_minutes)];
+  if (view === 'total') return [...head, Number(r.days), ...figures, Number(r.late_days), Number(r.early_days), Number(r.absent_days)];
+  const tz = Number(r.tz);
+  const status = [r.absent_days ? 'absent' : '', r.late_days ? 'late' : '', r.early_days ? 'early' : '']
+    .filter(Boolean)
+    .map((k) => translate(L, `attendanceExport.${k}`))
+    .join(', ');
+  return [...head, r.day ?? '', r.first_in ? formatDateTime(r.first_in, tz) : '', r.last_out ? formatDateTime(r.last_out, tz) : '', ...figures, status];
+}
+
+export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter) {
+  const db = ctx.deps.database.db;
+  const s = await scopeOf(ctx, body);
+  if (s.fenceIds.length) await attendanceJob(ctx.deps).ensureFresh(s.fenceIds);
+  const [count] = s.fenceIds.length ? await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (${scopedQuery(s, 'daily')}) b`) : [];
+  const total = Number(count?.n ?? 0);
+  if (total === 0) throw conflict('accountFence.noAttendance');
+  if (total > EXPORT_MAX_ROWS) throw badRequest('export.tooMany', { count: total, limit: EXPORT_MAX_ROWS });
+  const L = ctx.locale;
+  const request = ctx.request;
+  const active = request.server.attendanceSheets;
+  const out = new PassThrough();
+  active.add(out);
+  out.once('close', () => active.delete(out));
+
+  const write = async () => {
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    for (const view of ['total', 'daily'] as const) {
+      const ws = wb.addWorksheet(translate(L, view === 'total' ? 'attendanceExport.sheetTotal' : 'attendanceExport.sheetDaily'), { views: [{ state: 'frozen', ySplit: 1 }] });
+      ws.columns = columns(L, view);
+      ws.getRow(1).font = { bold: true };
+      ws.getRow(1).commit();
+      for await (const page of pages(ctx, s, view)) {
+        for (const r of page) ws.addRow(shape(L, r, view)).commit();
+        if (out.destroyed) return;
+        // Let the page be compressed and sent before the next is read, and let a slow reader hold
+        // the next query back (as lib/export-sheet.ts does).
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        while (out.writableNeedDrain && !out.destroyed) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+      }
+      ws.commit();
+    }
+    await wb.commit();
+  };
+  write().then(
+    () => undefined,
+    (err: unknown) => {
+      request.log.error({ err }, 'attendance export failed');
+      out.destroy(err as Error);
+    },
+  );
+  return ctx
+    .reply!.header('content-type', XLSX)
+    .header('content-disposition', `attachment; filename="attendance-${body.From}-${body.To}.xlsx"`)
+    .header('x-total-rows', String(total))
+    .header('access-control-expose-headers', 'X-Total-Rows')
+    .header('cache-control', 'no-store')
+    .send(out);
+}
