@@ -18,12 +18,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import os from 'node:os';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { loadConfig } from '../src/config.js';
 import { startPlatform } from '../src/platform.js';
+import { copyLines } from './common.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
@@ -62,20 +60,6 @@ function branch(root: Acc, nextId: () => number): Acc[] {
   return out;
 }
 const child = (p: Acc, id: number): Acc => ({ id, parent: p.id, path: `${p.path}${id}/`, level: p.level + 1 });
-
-async function copy(client: pg.Client, statement: string, lines: Iterable<string>) {
-  const chunks: string[] = [];
-  let buf = '';
-  for (const l of lines) {
-    buf += l;
-    if (buf.length > 1 << 20) {
-      chunks.push(buf);
-      buf = '';
-    }
-  }
-  if (buf) chunks.push(buf);
-  await pipeline(Readable.from(chunks), client.query(copyFrom(statement)));
-}
 
 async function main() {
   const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -117,14 +101,14 @@ async function main() {
     const kinds = ['agent', 'operator', 'user', 'user', 'user', 'user', 'user'];
     const t0 = performance.now();
     await client.query('BEGIN');
-    await copy(
+    await copyLines(
       client,
       'COPY accounts (id, parent_id, path, login_name, password_hash, kind, user_type, username, company_name, contact) FROM STDIN',
       all.map((a) => `${a.id}\t${a.parent}\t${a.path}\tacc${a.id}\t${hash}\t${kinds[a.level]}\t1\tUser ${a.id}\tCompany ${a.id % 997} L${a.level}\tContact ${a.id}\n`),
     );
     await client.query(`SELECT setval(pg_get_serial_sequence('accounts', 'id'), ${id})`);
     let imei = 868_000_000_000_000;
-    await copy(
+    await copyLines(
       client,
       'COPY devices (imei, short_id, name, protocol, account_id) FROM STDIN',
       (function* () {
@@ -209,7 +193,7 @@ async function main() {
     const ROWS = 300_000;
     const s = performance.now();
     await client.query('BEGIN');
-    await copy(
+    await copyLines(
       client,
       'COPY positions (device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, cells, wifi, attributes) FROM STDIN',
       (function* () {
