@@ -232,21 +232,29 @@ describe.each(databases())('attendance on %s', (kind) => {
     expect(unwatched.body).toMatchObject({ Message: 'accountFence.deviceNotWatched', Text: 'The device is not watched by this fence' });
   });
 
-  it('exports the totals and the daily details as a workbook, and 409 when there is nothing', async () => {
-    const res = await fetch(`${p.url}/api/AccountFence/AttendanceExport`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${agent}`, 'x-language': 'en' },
-      body: JSON.stringify({ From: D, To: D1, FenceId: fences.office, Imei: OURS }),
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toContain('spreadsheetml');
-    expect(res.headers.get('x-total-rows')).toBe('6');
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Totals', 'Daily details']);
-    const [total, daily] = wb.worksheets as [ExcelJS.Worksheet, ExcelJS.Worksheet];
+  it('exports the table as it is shown, totals or daily details, as a workbook, and 409 when there is nothing', async () => {
+    const book = async (View: 'total' | 'daily') => {
+      const res = await fetch(`${p.url}/api/AccountFence/AttendanceExport`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${agent}`, 'x-language': 'en' },
+        body: JSON.stringify({ From: D, To: D1, FenceId: fences.office, Imei: OURS, View }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('spreadsheetml');
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+      return { wb, rows: res.headers.get('x-total-rows') };
+    };
+    const totals = await book('total');
+    expect(totals.rows).toBe('3');
+    expect(totals.wb.worksheets.map((w) => w.name)).toEqual(['Totals']);
+    const total = totals.wb.worksheets[0]!;
     expect((total.getRow(1).values as unknown[]).slice(1, 5)).toEqual(['Fence', 'IMEI', 'Device name', 'Account']);
     expect(total.rowCount).toBe(1 + 3);
+    const details = await book('daily');
+    expect(details.rows).toBe('6');
+    expect(details.wb.worksheets.map((w) => w.name)).toEqual(['Daily details']);
+    const daily = details.wb.worksheets[0]!;
     expect(daily.rowCount).toBe(1 + 6);
     const header = (daily.getRow(1).values as unknown[]).slice(1) as string[];
     const cell = (r: number, h: string) => daily.getRow(r).getCell(header.indexOf(h) + 1).value;

@@ -1,6 +1,7 @@
 // /AccountFence/AttendanceExport: the attendance of a filter as a workbook written while it is read
-// (ExcelJS streaming writer, like the other exports in lib/export-sheet.ts), with two sheets: the
-// totals per device and fence over the range, and the details per device, fence and day. Rows are
+// (ExcelJS streaming writer, like the other exports in lib/export-sheet.ts), as the table shows it:
+// the totals per device and fence over the range (View total), or the details per device, fence and
+// day (View daily). Rows are
 // read by keyset on attendance_daily's primary key (fence, device, day), a page at a time, so memory
 // stays flat whatever the range. Headers and texts in the caller's language; times in the fence
 // owner's time zone. Nothing to export answers accountFence.noAttendance (409).
@@ -109,7 +110,8 @@ export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter)
   const db = ctx.deps.database.db;
   const s = await scopeOf(ctx, body);
   if (s.fenceIds.length) await attendanceJob(ctx.deps).ensureFresh(s.fenceIds, s.to);
-  const [count] = s.fenceIds.length ? await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (${scopedQuery(s, 'daily')}) b`) : [];
+  const view = body.View;
+  const [count] = s.fenceIds.length ? await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (${scopedQuery(s, view)}) b`) : [];
   const total = Number(count?.n ?? 0);
   if (total === 0) throw conflict('accountFence.noAttendance');
   if (total > EXPORT_MAX_ROWS) throw badRequest('export.tooMany', { count: total, limit: EXPORT_MAX_ROWS });
@@ -122,21 +124,19 @@ export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter)
 
   const write = async () => {
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    for (const view of ['total', 'daily'] as const) {
-      const ws = wb.addWorksheet(translate(L, view === 'total' ? 'attendanceExport.sheetTotal' : 'attendanceExport.sheetDaily'), { views: [{ state: 'frozen', ySplit: 1 }] });
-      ws.columns = columns(L, view);
-      ws.getRow(1).font = { bold: true };
-      ws.getRow(1).commit();
-      for await (const page of pages(ctx, s, view)) {
-        for (const r of page) ws.addRow(shape(L, r, view)).commit();
-        if (out.destroyed) return;
-        // Let the page be compressed and sent before the next is read, and let a slow reader hold
-        // the next query back (as lib/export-sheet.ts does).
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        while (out.writableNeedDrain && !out.destroyed) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-      }
-      ws.commit();
+    const ws = wb.addWorksheet(translate(L, view === 'total' ? 'attendanceExport.sheetTotal' : 'attendanceExport.sheetDaily'), { views: [{ state: 'frozen', ySplit: 1 }] });
+    ws.columns = columns(L, view);
+    ws.getRow(1).font = { bold: true };
+    ws.getRow(1).commit();
+    for await (const page of pages(ctx, s, view)) {
+      for (const r of page) ws.addRow(shape(L, r, view)).commit();
+      if (out.destroyed) return;
+      // Let the page be compressed and sent before the next is read, and let a slow reader hold
+      // the next query back (as lib/export-sheet.ts does).
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (out.writableNeedDrain && !out.destroyed) await Promise.race([once(out, 'drain'), once(out, 'close')]);
     }
+    ws.commit();
     await wb.commit();
   };
   write().then(
@@ -148,7 +148,7 @@ export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter)
   );
   return ctx
     .reply!.header('content-type', XLSX)
-    .header('content-disposition', `attachment; filename="attendance-${body.From}-${body.To}.xlsx"`)
+    .header('content-disposition', `attachment; filename="attendance-${view}-${body.From}-${body.To}.xlsx"`)
     .header('x-total-rows', String(total))
     .header('access-control-expose-headers', 'X-Total-Rows')
     .header('cache-control', 'no-store')
