@@ -107,14 +107,14 @@ export function AccountFencesTab() {
         key: 'Name',
         title: t('fields.name'),
         dataIndex: 'Name',
-        width: 150,
+        width: 140,
         onCell: userDataCell,
         render: (v: string) => <span data-testid={`fence-row-${v}`}>{v}</span>,
       },
       {
         key: 'Accounts',
         title: t('fields.accounts'),
-        width: 180,
+        width: 150,
         render: (_, r) => (
           <Space size={4} wrap>
             <span {...USER_DATA}>{r.Accounts.map((a) => a.LoginName).join(', ')}</span>
@@ -126,26 +126,26 @@ export function AccountFencesTab() {
           </Space>
         ),
       },
-      { key: 'DeviceCount', title: t('fields.devices'), dataIndex: 'DeviceCount', width: 90, align: 'right' },
+      { key: 'DeviceCount', title: t('fields.devices'), dataIndex: 'DeviceCount', width: 80, align: 'right' },
       {
         key: 'AlarmType',
         title: t('fields.alarmType'),
         dataIndex: 'AlarmType',
-        width: 150,
+        width: 140,
         render: (a: number) => <Tag color={ALARM_COLOURS[a]}>{t(`alarmTypes.${a}`)}</Tag>,
       },
-      { key: 'Type', title: t('fields.shape'), width: 190, render: (_, r) => <ShapeSummary fence={r} /> },
+      { key: 'Type', title: t('fields.shape'), width: 180, render: (_, r) => <ShapeSummary fence={r} /> },
       {
         key: 'Schedule',
         title: t('fields.schedule'),
-        width: 200,
+        width: 170,
         render: (_, r) => <ScheduleSummary schedule={r.Schedule} />,
       },
       {
         key: 'CreatedAt',
         title: t('fields.created'),
         dataIndex: 'CreatedAt',
-        width: 165,
+        width: 100,
         render: (v: string) => formatDateTime(v),
       },
     ],
@@ -192,7 +192,7 @@ export function AccountFencesTab() {
           defaultPageSize={10}
           rowKey="FenceId"
           columns={columns}
-          scrollX={1180}
+          scrollX={1100}
           toolbar={(ctx) => [
             addAction(
               t('list.add'),
@@ -203,7 +203,7 @@ export function AccountFencesTab() {
               {t('list.limit', { max: schemas.MAX_ACCOUNT_FENCES })}
             </Typography.Text>,
           ]}
-          actionsColumn={{ title: t('list.actions'), width: 150, fixed: 'right' }}
+          actionsColumn={{ title: t('list.actions'), width: 140, fixed: 'right' }}
           rowActions={(r) => [
             {
               key: 'edit',
