@@ -73,15 +73,21 @@ function DrawControl({ mode, onDrawn }: { mode: DrawMode; onDrawn: (shape: Fence
   return null;
 }
 
-/** Moves the view to what `fit` holds whenever `focusKey` changes (not on every refetch). */
-function FitView({ fit, focusKey }: { fit: GeoJSON.Feature<GeoJSON.MultiPolygon>[]; focusKey: string }) {
+/**
+ * Moves the view to what `fit` holds whenever `focusKey` changes (not on every refetch). Never while
+ * a shape is being drawn: the fences arriving then would move the map under the pointer, and the
+ * next click would land somewhere else.
+ */
+function FitView({ fit, focusKey, drawing }: { fit: GeoJSON.Feature<GeoJSON.MultiPolygon>[]; focusKey: string; drawing: boolean }) {
   const { current } = useMap();
   const latest = useRef(fit);
   latest.current = fit;
+  const frozen = useRef(drawing);
+  frozen.current = drawing;
   const ready = fit.length > 0;
   useEffect(() => {
     const b = featureBounds(latest.current);
-    if (current && b) current.fitBounds(b, { padding: 50, maxZoom: 16, duration: 0 });
+    if (current && b && !frozen.current) current.fitBounds(b, { padding: 50, maxZoom: 16, duration: 0 });
   }, [current, focusKey, ready]);
   return null;
 }
@@ -122,7 +128,7 @@ export function AccountFenceMap(props: AccountFenceMapProps) {
       >
         {/* The view moves before the layers take new data: moved after, a source could keep the
             empty tiles it loaded for the new view while its data was being replaced. */}
-        <FitView fit={fit} focusKey={fitKey} />
+        <FitView fit={fit} focusKey={fitKey} drawing={!!props.drawMode} />
         <FenceLayers id="account-fences" data={listed} />
         <FenceLayers id="account-fence-edited" data={edited} />
         {props.onDrawn ? <DrawControl mode={props.drawMode ?? null} onDrawn={props.onDrawn} /> : null}
