@@ -203,7 +203,7 @@ export function AccountFencesTab() {
               {t('list.limit', { max: schemas.MAX_ACCOUNT_FENCES })}
             </Typography.Text>,
           ]}
-          actionsColumn={{ title: t('list.actions'), width: 140, fixed: 'right' }}
+          actionsColumn={{ title: t('list.actions'), width: 140 }}
           rowActions={(r) => [
             {
               key: 'edit',
