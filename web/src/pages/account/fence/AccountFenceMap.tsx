@@ -4,74 +4,15 @@
 // the map's coordinates before it is handed out.
 import { useEffect, useMemo, useRef } from 'react';
 import { useMap } from 'react-map-gl/maplibre';
-import { TerraDraw, TerraDrawCircleMode, TerraDrawPolygonMode, TerraDrawRenderMode } from 'terra-draw';
-import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
+import { FenceDrawControl, type FenceDrawMode } from '../../../map/FenceDrawControl';
 import { MapView } from '../../../map/MapView';
-import { useMapProjection } from '../../../map/projection';
-import { shapeFromRing, type FenceShape } from '../../devices/fence/geometry';
+import type { FenceShape } from '../../devices/fence/geometry';
 import { FenceLayers, useFenceCollection, type MapAccountFence } from './FenceLayers';
 import { featureBounds } from './queries';
 
-export type DrawMode = 'polygon' | 'circle' | null;
+export type DrawMode = FenceDrawMode;
 
 const DRAW_STYLE = { fillColor: '#1677ff', outlineColor: '#0958d9', fillOpacity: 0.2 } as const;
-
-function DrawControl({ mode, onDrawn }: { mode: DrawMode; onDrawn: (shape: FenceShape) => void }) {
-  const { current } = useMap();
-  const projection = useMapProjection();
-  const drawRef = useRef<TerraDraw | null>(null);
-  const latest = useRef({ onDrawn, projection });
-  latest.current = { onDrawn, projection };
-
-  useEffect(() => {
-    const map = current?.getMap();
-    if (!map) return;
-    const draw = new TerraDraw({
-      adapter: new TerraDrawMapLibreGLAdapter({ map }),
-      modes: [
-        new TerraDrawPolygonMode({ styles: { ...DRAW_STYLE } }),
-        new TerraDrawCircleMode({ styles: { ...DRAW_STYLE } }),
-        new TerraDrawRenderMode({ modeName: 'idle', styles: {} }),
-      ],
-    });
-    draw.start();
-    draw.setMode('idle');
-    draw.on('finish', (id) => {
-      const f = draw.getSnapshotFeature(id);
-      if (!f || f.geometry.type !== 'Polygon') return;
-      const kind = f.properties.mode === 'circle' ? 'circle' : 'polygon';
-      const { onDrawn: done, projection: p } = latest.current;
-      const ring = (f.geometry.coordinates[0] as number[][]).map(([lon, lat]) => p.fromMap([lon!, lat!]));
-      // The shape is drawn from then on by the edited-shape layer.
-      setTimeout(() => {
-        try {
-          draw.clear();
-        } catch {
-          /* stopped meanwhile */
-        }
-      }, 0);
-      done(shapeFromRing(kind, ring));
-    });
-    drawRef.current = draw;
-    return () => {
-      drawRef.current = null;
-      try {
-        draw.stop();
-      } catch {
-        /* the map may already be gone */
-      }
-    };
-  }, [current]);
-
-  useEffect(() => {
-    const draw = drawRef.current;
-    if (!draw) return;
-    draw.clear();
-    draw.setMode(mode ?? 'idle');
-  }, [mode, current]);
-
-  return null;
-}
 
 /**
  * Moves the view to what `fit` holds whenever `focusKey` changes (not on every refetch). Never while
@@ -131,7 +72,7 @@ export function AccountFenceMap(props: AccountFenceMapProps) {
         <FitView fit={fit} focusKey={fitKey} drawing={!!props.drawMode} />
         <FenceLayers id="account-fences" data={listed} />
         <FenceLayers id="account-fence-edited" data={edited} />
-        {props.onDrawn ? <DrawControl mode={props.drawMode ?? null} onDrawn={props.onDrawn} /> : null}
+        {props.onDrawn ? <FenceDrawControl mode={props.drawMode ?? null} onDrawn={props.onDrawn} style={DRAW_STYLE} keep={false} clearOnFinish /> : null}
       </MapView>
     </div>
   );

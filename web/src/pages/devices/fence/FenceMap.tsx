@@ -2,13 +2,12 @@
 // offline map by default), stored fences drawn as layers, the device's last position, and a
 // terra-draw control that draws a new circle or polygon. Fences are stored in WGS-84; on a map in
 // GCJ-02 (AMap) they are shifted for display and a drawn shape is shifted back before it is kept.
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Layer, Marker, Source, useMap } from 'react-map-gl/maplibre';
-import { TerraDraw, TerraDrawCircleMode, TerraDrawPolygonMode, TerraDrawRenderMode } from 'terra-draw';
-import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
+import { FenceDrawControl } from '../../../map/FenceDrawControl';
 import { MapView } from '../../../map/MapView';
 import { useMapProjection, type MapProjection } from '../../../map/projection';
-import { boundsOf, fenceRing, shapeFromRing, type FenceShape, type LatLon } from './geometry';
+import { boundsOf, fenceRing, type FenceShape, type LatLon } from './geometry';
 
 export interface MapFence {
   FenceId: number;
@@ -22,67 +21,7 @@ export interface MapFence {
 
 const projectRing = (ring: number[][], p: MapProjection) => ring.map(([lon, lat]) => p.toMap([lon!, lat!]));
 
-function DrawControl({
-  mode,
-  keep,
-  onDrawn,
-}: {
-  mode: 'circle' | 'polygon' | null;
-  keep: boolean;
-  onDrawn: (shape: FenceShape) => void;
-}) {
-  const { current } = useMap();
-  const projection = useMapProjection();
-  const drawRef = useRef<TerraDraw | null>(null);
-  const latest = useRef({ onDrawn, projection });
-  latest.current = { onDrawn, projection };
-
-  useEffect(() => {
-    const map = current?.getMap();
-    if (!map) return;
-    const draw = new TerraDraw({
-      adapter: new TerraDrawMapLibreGLAdapter({ map }),
-      modes: [
-        new TerraDrawPolygonMode({
-          styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 },
-        }),
-        new TerraDrawCircleMode({
-          styles: { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 },
-        }),
-        new TerraDrawRenderMode({ modeName: 'idle', styles: {} }),
-      ],
-    });
-    draw.start();
-    draw.setMode('idle');
-    draw.on('finish', (id) => {
-      const f = draw.getSnapshotFeature(id);
-      if (!f || f.geometry.type !== 'Polygon') return;
-      const kind = f.properties.mode === 'circle' ? 'circle' : 'polygon';
-      const { onDrawn: done, projection: p } = latest.current;
-      const ring = (f.geometry.coordinates[0] as number[][]).map(([lon, lat]) => p.fromMap([lon!, lat!]));
-      done(shapeFromRing(kind, ring));
-    });
-    drawRef.current = draw;
-    return () => {
-      drawRef.current = null;
-      try {
-        draw.stop();
-      } catch {
-        /* the map may already be gone */
-      }
-    };
-  }, [current]);
-
-  useEffect(() => {
-    const draw = drawRef.current;
-    if (!draw) return;
-    // A new drawing replaces the last one; a finished one stays on the map until saved or dropped.
-    if (mode !== null || !keep) draw.clear();
-    draw.setMode(mode ?? 'idle');
-  }, [mode, keep, current]);
-
-  return null;
-}
+const DRAW_STYLE = { fillColor: '#409EFF', outlineColor: '#1d6fd6', fillOpacity: 0.25 } as const;
 
 function FenceLayers({ fences, selectedId }: { fences: MapFence[]; selectedId: number | null }) {
   const projection = useMapProjection();
@@ -189,7 +128,7 @@ export function FenceMap(props: {
           device={props.device}
           focusKey={props.focusKey}
         />
-        <DrawControl mode={props.drawMode} keep={props.keepDrawing} onDrawn={props.onDrawn} />
+        <FenceDrawControl mode={props.drawMode} keep={props.keepDrawing} onDrawn={props.onDrawn} style={DRAW_STYLE} />
       </MapView>
     </div>
   );
