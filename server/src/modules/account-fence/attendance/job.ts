@@ -266,7 +266,16 @@ export class AttendanceJob {
   /** Fence id -> the yesterday closed, and when. */
   private closed = new Map<number, { day: string; at: number }>();
 
+  /** Set when the process stops: a run in progress ends at its next group or fence (marks kept). */
+  private stopping = false;
+
   constructor(private readonly deps: AppDeps) {}
+
+  /** Ends the run in progress early (what it did not finish stays marked) and waits for it. */
+  stop(): Promise<unknown> {
+    this.stopping = true;
+    return this.chain;
+  }
 
   /** One bounded run (serialized with any other of this process); `only` narrows it (the calls' catch-up). */
   runOnce(now = Date.now(), only?: RunScope): Promise<RunReport> {
@@ -322,6 +331,8 @@ export class AttendanceJob {
         const group = new Set(devices.slice(i, i + DEVICE_BATCH));
         const cache: FixCache = new Map();
         for (const fence of fences) {
+          // Stopping: the marks stay for the next start (none of them is deleted below).
+          if (this.stopping) return { ...report, more: true };
           const today = localDay(now, fence.tz);
           const units = pairs
             .filter((p) => Number(p.fence_id) === fence.id && group.has(Number(p.device_id)))
@@ -352,7 +363,7 @@ export class AttendanceJob {
       }
     }
     for (const fence of fences) {
-      if (budget <= 0) {
+      if (budget <= 0 || this.stopping) {
         report.more = true;
         break;
       }
@@ -441,6 +452,7 @@ export const attendanceService: Service = {
     return async () => {
       stopped = true;
       clearTimeout(timer);
+      await job.stop();
       await running;
     };
   },
