@@ -144,4 +144,21 @@ describe.each(databases())('operation log on %s', (kind) => {
     await p.app.oplog.flush();
     expect(await count()).toBe(start + 1200);
   });
+
+  it('records a body carrying NUL without it, and a row the database refuses costs the others nothing', async () => {
+    await p.app.oplog.flush();
+    const count = async () => Number((await q<{ n: number }>('SELECT count(*)::int AS n FROM operation_logs'))[0]!.n);
+    const start = await count();
+    expect((await p.call('/Platform/Save', { Title: 'Nul\u0000Title', Key: 'nul\u0000key' }, tokens.clinic01)).status).toBe(400);
+    const row = { accountId: ids.admin, accountPath: '/1/', loginName: 'admin', call: '/Platform/Save', action: 'platform.edit', ip: '127.0.0.1' };
+    for (let i = 0; i < 10; i++) p.app.oplog.add({ ...row, object: `Key=k${i}` });
+    // An account id no integer column holds: this row alone is dropped.
+    p.app.oplog.add({ ...row, accountId: 2 ** 40, object: 'Key=poison' });
+    for (let i = 10; i < 20; i++) p.app.oplog.add({ ...row, object: `Key=k${i}` });
+    await p.app.oplog.flush();
+    expect(await count()).toBe(start + 21);
+    const [nul] = await q<{ object: string }>(`SELECT object FROM operation_logs WHERE login_name = 'clinic01' AND object LIKE 'Title=Nul%' ORDER BY id DESC LIMIT 1`);
+    expect(nul?.object).toBe('Title=NulTitle; Key=nulkey');
+    expect(await q(`SELECT 1 FROM operation_logs WHERE object = 'Key=poison'`)).toHaveLength(0);
+  });
 });

@@ -95,17 +95,40 @@ function outcome(status: number, payload: unknown): Pick<Row, 'state' | 'errorKe
   }
 }
 
+/** Text as a text column takes it: PostgreSQL refuses the NUL character, which a request body can carry. */
+function text<T extends string | null | undefined>(v: T): T {
+  return (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v) as T;
+}
+
+function storable(row: Row): Row {
+  return {
+    ...row,
+    loginName: text(row.loginName),
+    object: text(row.object),
+    errorKey: text(row.errorKey),
+    detail: text(row.detail),
+    ip: text(row.ip),
+  };
+}
+
+/** A refusal of the data itself (SQLSTATE classes 22 and 23), which writing again cannot cure. */
+function refusesData(err: unknown): boolean {
+  const code = String((err as { cause?: { code?: unknown }; code?: unknown })?.cause?.code ?? (err as { code?: unknown })?.code ?? '');
+  return code.startsWith('22') || code.startsWith('23');
+}
+
 export class OperationLog {
   private queue: Row[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private dropped = 0;
+  private next: Promise<void> | null = null;
 
   constructor(private readonly deps: AppDeps) {}
 
   /** Queues an entry; written within a second. */
   add(row: Row) {
-    this.queue.push(row);
+    this.queue.push(storable(row));
     if (this.queue.length > OPLOG_QUEUE_MAX) {
       const over = this.queue.length - OPLOG_QUEUE_MAX;
       this.queue.splice(0, over);
@@ -115,12 +138,22 @@ export class OperationLog {
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
   }
 
-  /** Writes what is queued; resolves when it is written (or failed, which is logged). */
+  /**
+   * Writes what is queued; resolves when it is written (or failed, which is logged). At most one
+   * write waits behind the running one, and it takes the whole queue when it starts, so a burst of
+   * entries (or a database that refuses them) never piles up writes for the close to wait through.
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.writing = this.writing.then(() => this.writeQueued());
-    return this.writing;
+    if (!this.next) {
+      this.next = this.writing.then(() => {
+        this.next = null;
+        return this.writeQueued();
+      });
+      this.writing = this.next;
+    }
+    return this.next;
   }
 
   private async writeQueued() {
@@ -134,6 +167,12 @@ export class OperationLog {
       try {
         await this.deps.database.db.insert(operationLogs).values(batch);
       } catch (err) {
+        if (refusesData(err)) {
+          // A row the database will never take must not hold back the others: write them one by one.
+          if (await this.writeEach(batch)) continue;
+          this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS * 5).unref();
+          return;
+        }
         // Kept for the next flush (the queue's bound still holds); a call never sees this.
         this.queue.unshift(...batch);
         this.deps.log.error({ err }, 'writing the operation log failed');
@@ -141,6 +180,23 @@ export class OperationLog {
         return;
       }
     }
+  }
+
+  /** Writes a batch row by row, dropping (and logging) the rows refused for their data; false when the database stopped answering (the rest is queued again). */
+  private async writeEach(batch: Row[]): Promise<boolean> {
+    for (const [i, row] of batch.entries()) {
+      try {
+        await this.deps.database.db.insert(operationLogs).values(row);
+      } catch (err) {
+        if (!refusesData(err)) {
+          this.queue.unshift(...batch.slice(i));
+          this.deps.log.error({ err }, 'writing the operation log failed');
+          return false;
+        }
+        this.deps.log.error({ err, call: row.call, loginName: row.loginName }, 'operation log entry refused by the database: dropped');
+      }
+    }
+    return true;
   }
 
   /** Called from the response hook: records the request if its call changes something. */
