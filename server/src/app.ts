@@ -13,6 +13,7 @@ import { allCalls, areaPlugins } from './modules/index.js';
 import { forwardedByUntrusted, isLoopback } from './lib/addresses.js';
 import callsPlugin, { BODY_LIMIT } from './plugins/calls.js';
 import errorsPlugin from './plugins/errors.js';
+import { sheetsPlugin } from './lib/export-sheet.js';
 import oplogPlugin from './plugins/oplog.js';
 import webPlugin from './plugins/web.js';
 
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  await app.register(sheetsPlugin);
   await app.register(callsPlugin, { deps, handlers: allCalls() });
   await app.register(oplogPlugin, { deps });
   for (const plugin of areaPlugins) await app.register(plugin, { deps });

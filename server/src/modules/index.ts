@@ -26,10 +26,9 @@ import { brandIconRoutes, platformCalls } from './platform/routes.js';
 import { oplogCalls } from './oplog/routes.js';
 import { permissionCalls } from './permission/routes.js';
 import { attendanceCalls } from './account-fence/attendance/routes.js';
-import { attendanceSheetsPlugin } from './account-fence/attendance/export.js';
 
 export function allCalls(): CallDef[] {
   return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls];
 }
 
-export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes, attendanceSheetsPlugin];
+export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes];

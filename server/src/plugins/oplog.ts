@@ -13,7 +13,6 @@ import { OPLOG_SKIPPED_CALLS, actionOfCall, findCall } from '@wt/contract';
 import type { AppDeps } from '../deps.js';
 import { operationLogs } from '../db/schema/index.js';
 import { ipLocationText } from '../lib/iplocation.js';
-import { sheetStreams, type SheetStreams } from '../lib/export-sheet.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -228,9 +227,6 @@ export default fp(
   async function oplog(app: FastifyInstance, opts: { deps: AppDeps }) {
     const log = new OperationLog(opts.deps);
     app.decorate('oplog', log);
-    // The operation log's export shares the sheet writer the other exports use.
-    const sheets: SheetStreams = sheetStreams(app);
-    app.decorate('oplogSheets', sheets);
     app.addHook('onSend', async (request, reply, payload) => {
       try {
         log.record(request, reply.statusCode, payload);
@@ -243,9 +239,3 @@ export default fp(
   },
   { name: 'oplog', dependencies: ['calls'] },
 );
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    oplogSheets: SheetStreams;
-  }
-}

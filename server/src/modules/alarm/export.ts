@@ -11,7 +11,7 @@ import type { AuthedContext } from '../../calls.js';
 import type { AppDeps } from '../../deps.js';
 import { alarmTypes } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
-import { EXPORT_PAGE_ROWS, checkExportSize, exportContext, mapPages, parseFilter, sheetStreams } from '../../lib/export-sheet.js';
+import { EXPORT_PAGE_ROWS, checkExportSize, exportContext, mapPages, parseFilter } from '../../lib/export-sheet.js';
 import { allOf, rows } from '../../lib/sql.js';
 import { deviceExportRoutes } from '../device/export.js';
 import { countReadings, readingOut, readingPages } from '../health/service.js';
@@ -44,8 +44,8 @@ export async function* recordPages(ctx: AuthedContext, f: RecordFilter, pageSize
 const h = (locale: Locale, key: string) => translate(locale, `alarmExport.${key}`);
 
 export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }) {
-  const sheets = sheetStreams(app);
-  deviceExportRoutes(app, opts, sheets);
+  const sheets = app.sheets;
+  deviceExportRoutes(app, opts);
   const records = z.object(alarmRecordFilter);
   // Failures are thrown and rendered by the shared error handler, like every call's.
   app.post('/api/export/alarm-records', async (request, reply) => {

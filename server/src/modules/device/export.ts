@@ -12,7 +12,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Db } from '../../db/client.js';
 import { accountInScope } from '../../lib/scope.js';
 import { rows } from '../../lib/sql.js';
-import { EXPORT_PAGE_ROWS, checkExportSize, exportContext, parseFilter, type SheetStreams } from '../../lib/export-sheet.js';
+import { EXPORT_PAGE_ROWS, checkExportSize, exportContext, parseFilter } from '../../lib/export-sheet.js';
 import { COLUMNS, JOINS, SORT, deviceListWhere, type DeviceRow, type ListQuery } from './repo.js';
 
 export type DeviceExportFilter = Omit<ListQuery, 'PageNo' | 'PageCount'>;
@@ -118,8 +118,8 @@ async function* shaped(pages: AsyncIterable<DeviceRow[]>, L: Locale, tz: number)
   for await (const page of pages) yield page.map((d) => rowOf(L, tz, d));
 }
 
-/** Registered by the export plugin (alarm/export.ts), whose sheet writer it shares. */
-export function deviceExportRoutes(app: FastifyInstance, opts: { deps: AppDeps }, sheets: SheetStreams) {
+/** Registered by the export plugin (alarm/export.ts). */
+export function deviceExportRoutes(app: FastifyInstance, opts: { deps: AppDeps }) {
   const filter = deviceSchemas.deviceListRequest.omit({ PageNo: true, PageCount: true });
   app.post('/api/export/devices', async (request, reply) => {
     const ctx = await exportContext(app, opts.deps, request, 'device.export');
@@ -130,7 +130,7 @@ export function deviceExportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     const total = await countDevices(db, scope, f);
     checkExportSize(total);
     const [tz] = await rows<{ tz: number }>(db, sql`SELECT time_zone_offset AS tz FROM accounts WHERE id = ${ctx.user.id}`);
-    return sheets.send(request, reply, {
+    return app.sheets.send(request, reply, {
       fileName: 'devices',
       sheet: translate(ctx.locale, 'deviceExport.sheet'),
       columns: columns(ctx.locale),

@@ -149,7 +149,7 @@ export async function exportSheet(ctx: AuthedContext, body: OperationLogFilter) 
       }));
     }
   }
-  return ctx.request.server.oplogSheets.send(ctx.request, ctx.reply!, {
+  return ctx.request.server.sheets.send(ctx.request, ctx.reply!, {
     fileName: 'operation-log',
     sheet: translate(L, 'oplog.sheet'),
     columns: columns(L),

@@ -1,43 +1,19 @@
 // /AccountFence/AttendanceExport: the attendance of a filter as a workbook written while it is read
-// (ExcelJS streaming writer, like the other exports in lib/export-sheet.ts), as the table shows it:
+// (by the sheet writer every export shares, lib/export-sheet.ts), as the table shows it:
 // the totals per device and fence over the range (View total), or the details per device, fence and
 // day (View daily). Rows are
 // read by keyset on attendance_daily's primary key (fence, device, day), a page at a time, so memory
 // stays flat whatever the range. Headers and texts in the caller's language; times in the fence
 // owner's time zone. Nothing to export answers accountFence.noAttendance (409).
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
-import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import { formatDateTime, translate, type Locale } from '@wt/contract';
 import type { AuthedContext } from '../../../calls.js';
-import type { AppDeps } from '../../../deps.js';
 import { badRequest, conflict } from '../../../lib/errors.js';
-import { EXPORT_MAX_ROWS, EXPORT_PAGE_ROWS } from '../../../lib/export-sheet.js';
+import { EXPORT_MAX_ROWS, EXPORT_PAGE_ROWS, mapPages } from '../../../lib/export-sheet.js';
 import { rows } from '../../../lib/sql.js';
 import { attendanceJob } from './job.js';
 import { named, scopeOf, scopedQuery, type AttendanceFilter, type RawRow, type Scope } from './service.js';
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Attendance workbooks being written: cut when the app closes. */
-    attendanceSheets: Set<PassThrough>;
-  }
-}
-
-/** Keeps the attendance workbooks being written, so a closing server cuts them. */
-export const attendanceSheetsPlugin: FastifyPluginAsync<{ deps: AppDeps }> = fp(async (app: FastifyInstance) => {
-  const active = new Set<PassThrough>();
-  app.decorate('attendanceSheets', active);
-  app.addHook('preClose', (done: () => void) => {
-    for (const out of active) out.destroy();
-    done();
-  });
-});
 
 /** Devices read per query: their rows of a month stay well under the export's page. */
 const EXPORT_DEVICES = Math.max(1, Math.floor(EXPORT_PAGE_ROWS / 31) * 4);
@@ -116,41 +92,12 @@ export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter)
   if (total === 0) throw conflict('accountFence.noAttendance');
   if (total > EXPORT_MAX_ROWS) throw badRequest('export.tooMany', { count: total, limit: EXPORT_MAX_ROWS });
   const L = ctx.locale;
-  const request = ctx.request;
-  const active = request.server.attendanceSheets;
-  const out = new PassThrough();
-  active.add(out);
-  out.once('close', () => active.delete(out));
-
-  const write = async () => {
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet(translate(L, view === 'total' ? 'attendanceExport.sheetTotal' : 'attendanceExport.sheetDaily'), { views: [{ state: 'frozen', ySplit: 1 }] });
-    ws.columns = columns(L, view);
-    ws.getRow(1).font = { bold: true };
-    ws.getRow(1).commit();
-    for await (const page of pages(ctx, s, view)) {
-      for (const r of page) ws.addRow(shape(L, r, view)).commit();
-      if (out.destroyed) return;
-      // Let the page be compressed and sent before the next is read, and let a slow reader hold
-      // the next query back (as lib/export-sheet.ts does).
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      while (out.writableNeedDrain && !out.destroyed) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-    }
-    ws.commit();
-    await wb.commit();
-  };
-  write().then(
-    () => undefined,
-    (err: unknown) => {
-      request.log.error({ err }, 'attendance export failed');
-      out.destroy(err as Error);
-    },
-  );
-  return ctx
-    .reply!.header('content-type', XLSX)
-    .header('content-disposition', `attachment; filename="attendance-${view}-${body.From}-${body.To}.xlsx"`)
-    .header('x-total-rows', String(total))
-    .header('access-control-expose-headers', 'X-Total-Rows')
-    .header('cache-control', 'no-store')
-    .send(out);
+  return ctx.request.server.sheets.send(ctx.request, ctx.reply!, {
+    fileName: `attendance-${view}-${body.From}-${body.To}`,
+    dated: false,
+    sheet: translate(L, view === 'total' ? 'attendanceExport.sheetTotal' : 'attendanceExport.sheetDaily'),
+    columns: columns(L, view),
+    total,
+    pages: mapPages(pages(ctx, s, view), (r) => shape(L, r, view)),
+  });
 }
