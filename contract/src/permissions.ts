@@ -277,6 +277,8 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Scene/editBeaconsInfo': 'scene.edit',
   '/Scene/editBeaconsBatchInfo': 'scene.edit',
   '/Scene/DeleteBeaconsInfo': 'scene.edit',
+  '/Scene/Calibrate': 'scene.edit',
+  '/Scene/ApplyCalibration': 'scene.edit',
   // Push of alarms to partner companies.
   '/Push/CompanyList': 'read',
   '/Push/SaveCompany': 'push.edit',

@@ -33,6 +33,20 @@ export interface LiveDevice {
   m?: 'long' | 'short';
   /** Last communication, epoch ms. */
   ls: number;
+  /**
+   * Indoor position, when the fix was computed indoors: scene, floor, plan metres (x right, y down),
+   * accuracy metres and method. Absent: the change carried no indoor fix; null: the device left.
+   */
+  in?: IndoorLive | null;
+}
+
+export interface IndoorLive {
+  sc: number;
+  f: number;
+  x: number;
+  y: number;
+  a?: number;
+  mt: 'nearest' | 'trilateration' | 'uwb' | 'aoa';
 }
 
 /** Alarm push message (SPEC §3). */

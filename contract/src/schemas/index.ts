@@ -22,6 +22,7 @@ import { permissionSchemas } from './permission.js';
 import * as oplog from './oplog.js';
 import * as platform from './platform.js';
 import * as accountFence from './account-fence.js';
+import * as scene from './scene.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -113,6 +114,7 @@ const ALL_SCHEMAS = {
   ...oplog.oplogSchemas,
   ...platform.platformSchemas,
   ...accountFence.accountFenceSchemas,
+  ...scene.sceneSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -131,7 +133,7 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence };
+export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

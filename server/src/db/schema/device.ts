@@ -77,6 +77,17 @@ export const deviceState = pgTable('device_state', {
   online: boolean('online').notNull().default(false),
   /** 'long' (keeps a TCP connection) or 'short' (reports over HTTP/MQTT and goes away). */
   connectionMode: text('connection_mode'),
+  /**
+   * The latest indoor fix (scene, floor, plan metres, accuracy, method 1 nearest, 2 trilateration,
+   * 3 UWB, 4 AOA). The device is indoors now while indoor_time is not before fix_time.
+   */
+  indoorSceneId: integer('indoor_scene_id'),
+  indoorFloorId: integer('indoor_floor_id'),
+  indoorX: real('indoor_x'),
+  indoorY: real('indoor_y'),
+  indoorAccuracy: real('indoor_accuracy'),
+  indoorMethod: smallint('indoor_method'),
+  indoorTime: timestamp('indoor_time', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -99,6 +110,12 @@ export const positions = pgTable(
     cells: jsonb('cells'),
     wifi: jsonb('wifi'),
     attributes: jsonb('attributes'),
+    /** Indoor fixes: scene, floor, plan metres (x right, y down) and method (as device_state's). */
+    sceneId: integer('scene_id'),
+    floorId: integer('floor_id'),
+    x: real('x'),
+    y: real('y'),
+    method: smallint('method'),
   },
   (t) => [index('positions_device_time_idx').on(t.deviceId, t.time)],
 );

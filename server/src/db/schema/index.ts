@@ -7,3 +7,4 @@ export * from './catalogue.js';
 export * from './device-extra.js';
 export * from './monitor.js';
 export * from './account-fence.js';
+export * from './scene.js';
