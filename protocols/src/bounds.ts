@@ -61,6 +61,12 @@ export const DEVICE_LIMITS = {
   major: [0, 65_535],
   /** metres, UWB scene coordinates */
   coordinate: [-1_000_000, 1_000_000],
+  /** UWB quality, percent. */
+  quality: [0, 100],
+  /** AOA angles, degrees. */
+  azimuth: [-360, 360],
+  elevation: [-90, 90],
+  angles: 16,
   serverFlag: [0, 4_294_967_295],
   /** List lengths. */
   cells: 64,
@@ -284,7 +290,7 @@ function boundHealth(h: HealthReading): HealthReading | undefined {
 }
 
 function boundBeacon(b: BeaconScan): BeaconScan | undefined {
-  if (b.kind !== 'ble' && b.kind !== 'uwb') return undefined;
+  if (b.kind !== 'ble' && b.kind !== 'uwb' && b.kind !== 'aoa') return undefined;
   if (b.beacons !== undefined) {
     const list = Array.isArray(b.beacons) ? b.beacons.slice(0, L.beacons) : [];
     const out: NonNullable<BeaconScan['beacons']> = [];
@@ -303,6 +309,19 @@ function boundBeacon(b: BeaconScan): BeaconScan | undefined {
     put(b, 'beacons', out.length ? out : undefined);
   }
   for (const k of ['x', 'y', 'z'] as const) keep(b, k, L.coordinate);
+  keep(b, 'quality', L.quality);
+  if (b.angles !== undefined) {
+    const list = Array.isArray(b.angles) ? b.angles.slice(0, L.angles) : [];
+    const out: NonNullable<BeaconScan['angles']> = [];
+    for (const a of list) {
+      const azimuth = inRange(a?.azimuth, L.azimuth);
+      const locator = typeof a?.locator === 'string' ? cleanText(a.locator, L.identity, { controls: false }) : '';
+      if (azimuth === undefined || !locator) continue;
+      const elevation = inRange(a.elevation, L.elevation);
+      out.push(elevation === undefined ? { locator, azimuth } : { locator, azimuth, elevation });
+    }
+    put(b, 'angles', out.length ? out : undefined);
+  }
   if (b.gatewayId !== undefined)
     put(
       b,

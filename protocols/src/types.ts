@@ -31,6 +31,17 @@ export interface Fix {
   altitude?: number;
   satellites?: number;
   accuracy?: number;
+  /** A fix computed indoors by the positioning engine (lat/lon from the floor's georeference). */
+  indoor?: IndoorFix;
+}
+
+/** Where on a floor plan: metres from the plan's top-left corner, x right, y down. */
+export interface IndoorFix {
+  sceneId: number;
+  floorId: number;
+  x: number;
+  y: number;
+  method: 'nearest' | 'trilateration' | 'uwb' | 'aoa';
 }
 
 export type AlarmKind =
@@ -76,15 +87,23 @@ export interface DeviceStatus {
   ignition?: boolean;
 }
 
+/**
+ * What a device or a gateway heard. BLE: with `gatewayId`, a fixed gateway heard the device (one
+ * entry, the device's own advertisement); without it, the device (a wearable) heard the beacons
+ * listed. UWB: tag coordinates computed by a UWB engine in the frame of the floor of the anchor or
+ * engine `gatewayId` (metres), with its quality (0-100) when given. AOA: the angles at which
+ * locators saw the tag.
+ */
 export interface BeaconScan {
-  kind: 'ble' | 'uwb';
-  /** BLE: advertisements heard. */
+  kind: 'ble' | 'uwb' | 'aoa';
   beacons?: { mac?: string; uuid?: string; major?: number; minor?: number; rssi: number }[];
-  /** UWB/AOA: computed tag coordinates in the scene's frame (metres). */
   x?: number;
   y?: number;
   z?: number;
+  quality?: number;
   gatewayId?: string;
+  /** AOA: azimuth (degrees from the locator's boresight, clockwise) and elevation (degrees up). */
+  angles?: { locator: string; azimuth: number; elevation?: number }[];
 }
 
 /** One decoded unit of meaning. A frame may yield several (a buffered UD2 batch, a GT06 alarm with a fix). */

@@ -205,6 +205,16 @@ describe('uplink', () => {
     const uwb = decodeUplink({ tagId: 't2', x: 1.5, y: 2, z: 0 });
     expect(uwb.ok && uwb.messages[0]).toMatchObject({ kind: 'beacon', beacon: { kind: 'uwb', x: 1.5, y: 2, z: 0 } });
   });
+  it('UWB quality, AOA angles and the beacons a wearable heard', () => {
+    const uwb = decodeUplink({ tagId: 't2', gatewayId: 'AC:23:3F:00:00:01', x: 1.5, y: 2, quality: 87 });
+    expect(uwb.ok && uwb.messages[0]).toMatchObject({ beacon: { kind: 'uwb', quality: 87, gatewayId: 'AC:23:3F:00:00:01' } });
+    const aoa = decodeUplink({ tagId: 't3', angles: [{ locator: 'L1', azimuth: -12.5, elevation: 30 }, { locator: 'L2', azimuth: 400 }, { locator: 'L3', azimuth: 8 }] });
+    // An azimuth beyond a full turn is dropped; the other locators stay.
+    expect(aoa.ok && aoa.messages[0]).toEqual(expect.objectContaining({ deviceId: 't3', kind: 'beacon', beacon: { kind: 'aoa', angles: [{ locator: 'L1', azimuth: -12.5, elevation: 30 }, { locator: 'L3', azimuth: 8 }] } }));
+    const worn = decodeUplink({ imei: '865000000000001', battery: 60, beacons: [{ mac: 'AC:23:3F:00:00:02', rssi: -71 }, { uuid: 'fda50693-a4e2-4fb1-afcf-c6eb07647825', major: 1, minor: 7, rssi: -80 }, { mac: 'x', rssi: 90 }] });
+    expect(worn.ok && worn.messages.map((m) => m.kind)).toEqual(['heartbeat', 'beacon']);
+    expect(worn.ok && worn.messages[1]!.beacon).toEqual({ kind: 'ble', beacons: [{ mac: 'AC:23:3F:00:00:02', rssi: -71 }, { uuid: 'fda50693-a4e2-4fb1-afcf-c6eb07647825', major: 1, minor: 7, rssi: -80 }] });
+  });
   it('bad shapes are error values', () => {
     expect(decodeUplink('{')).toEqual({ ok: false, error: 'invalidJson' });
     expect(decodeUplink({ gatewayId: 'g', tags: [{ rssi: 'x' }] })).toMatchObject({ ok: false, error: 'invalidShape' });

@@ -1,6 +1,9 @@
 // JSON uplinks: ChirpStack v4 uplink events (NB-IoT/LoRa network servers), the simple device JSON
-// published on MQTT `devices/<imei>/up`, and BLE/UWB gateway reports. Shapes are checked with zod;
-// a wrong shape is an error value, never an exception.
+// published on MQTT `devices/<imei>/up` (a wearable may add the beacons it hears: `beacons: [{ mac
+// | uuid, major, minor, rssi }]`), and indoor reports: BLE gateways (`{ gatewayId, tags: [{ id | mac,
+// rssi }] }`), UWB engines (`{ tagId, gatewayId, x, y, z?, quality? }`) and AOA locators (`{ tagId,
+// angles: [{ locator, azimuth, elevation? }] }`). Shapes are checked with zod; a wrong shape is an
+// error value, never an exception.
 import { z } from 'zod';
 import { boundMessages } from '../bounds.js';
 import type { AlarmKind, DeviceMessage, Fix, HealthReading } from '../types.js';
@@ -37,6 +40,10 @@ const readings = {
   calories: numLike.optional(),
   uv: numLike.optional(),
   alarm: z.union([z.string(), z.array(z.string())]).optional(),
+  /** Beacons a wearable heard. */
+  beacons: z
+    .array(z.object({ mac: z.string().optional(), uuid: z.string().optional(), major: z.number().int().optional(), minor: z.number().int().optional(), rssi: z.number() }).loose())
+    .optional(),
 };
 
 const chirpstack = z.object({
@@ -75,6 +82,13 @@ const uwbReport = z.object({
   x: z.number(),
   y: z.number(),
   z: z.number().optional(),
+  quality: z.number().optional(),
+}).loose();
+
+const aoaReport = z.object({
+  tagId: z.string().min(1),
+  time: timeLike,
+  angles: z.array(z.object({ locator: z.string().min(1), azimuth: z.number(), elevation: z.number().optional() }).loose()).min(1),
 }).loose();
 
 const ALARMS: Record<string, AlarmKind> = {
@@ -130,6 +144,10 @@ function fromReadings(deviceId: string, type: string, r: Readings, at: Date | un
   }
   if (Object.keys(health).length) out.push({ ...base, kind: 'health', health });
   if (!out.length) out.push({ ...base, kind: 'heartbeat', ...(hasStatus ? { status } : {}) });
+  if (r.beacons?.length) {
+    const beacons = r.beacons.map((b) => ({ rssi: b.rssi, ...(b.mac ? { mac: b.mac } : {}), ...(b.uuid ? { uuid: b.uuid } : {}), ...(b.major !== undefined ? { major: b.major } : {}), ...(b.minor !== undefined ? { minor: b.minor } : {}) }));
+    out.push({ ...base, kind: 'beacon', beacon: { kind: 'ble', beacons } });
+  }
   return out;
 }
 
@@ -184,6 +202,13 @@ function decodeShape(input: unknown): UplinkResult {
       }));
       return { ok: true, messages };
     }
+    if ('tagId' in o && 'angles' in o) {
+      const p = aoaReport.safeParse(o);
+      if (!p.success) return { ok: false, error: 'invalidShape', issues: issues(p.error) };
+      const at = time(p.data.time);
+      const angles = p.data.angles.map((a) => ({ locator: a.locator, azimuth: a.azimuth, ...(a.elevation !== undefined ? { elevation: a.elevation } : {}) }));
+      return { ok: true, messages: [{ deviceId: p.data.tagId, protocol: 'uplink', kind: 'beacon', type: 'aoa', ...(at ? { time: at } : {}), beacon: { kind: 'aoa', angles } }] };
+    }
     if ('tagId' in o) {
       const p = uwbReport.safeParse(o);
       if (!p.success) return { ok: false, error: 'invalidShape', issues: issues(p.error) };
@@ -196,7 +221,14 @@ function decodeShape(input: unknown): UplinkResult {
           kind: 'beacon',
           type: 'uwb',
           ...(at ? { time: at } : {}),
-          beacon: { kind: 'uwb', x: p.data.x, y: p.data.y, ...(p.data.z !== undefined ? { z: p.data.z } : {}), ...(p.data.gatewayId ? { gatewayId: p.data.gatewayId } : {}) },
+          beacon: {
+            kind: 'uwb',
+            x: p.data.x,
+            y: p.data.y,
+            ...(p.data.z !== undefined ? { z: p.data.z } : {}),
+            ...(p.data.quality !== undefined ? { quality: p.data.quality } : {}),
+            ...(p.data.gatewayId ? { gatewayId: p.data.gatewayId } : {}),
+          },
         }],
       };
     }

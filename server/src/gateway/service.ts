@@ -1,5 +1,6 @@
 // The gateway's background services: device listeners (TCP watch and GT06, the OsmAnd port, the
 // MQTT subscription) with command dispatch between gateway processes, and the demo simulator.
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import type { Service } from '../services.js';
 import { dispatchLocal } from '../modules/command/delivery.js';
@@ -7,6 +8,8 @@ import { TOPICS, type DispatchEvent } from '../pipeline/events.js';
 import { startOsmAndServer } from './http.js';
 import { startMqtt } from './mqtt.js';
 import { startTcpListener } from './tcp.js';
+import { newToken } from '../modules/integration/repo.js';
+import { INDOOR_DEMO_INTEGRATION, indoorDemoTags } from '../seed/indoor.js';
 
 export const gatewayService: Service = {
   name: 'gateway',
@@ -56,10 +59,33 @@ export const gatewayService: Service = {
 };
 
 /** Simulated devices in demo mode (SIMULATE, default 50 there): a live console from the first minute. */
+/**
+ * The demo scene's tags walking the care home (simulator/src/indoor-live.ts), reporting through the
+ * demo's HTTP uplink integration, whose token is set afresh for the purpose.
+ */
+async function startIndoorDemo(deps: AppDeps, app: FastifyInstance, mod: Record<string, unknown>): Promise<{ stop(): Promise<void> } | undefined> {
+  const start = mod.startIndoorSimulator as ((o: Record<string, unknown>) => Promise<{ stop(): Promise<void> }>) | undefined;
+  const address = app.server.address();
+  if (typeof start !== 'function' || !address || typeof address === 'string') return undefined;
+  const tags = indoorDemoTags();
+  const known = await deps.database.query<{ imei: string }>(`SELECT imei FROM devices WHERE imei = ANY($1::text[])`, [tags.map((t) => t.imei)]);
+  const present = new Set(known.map((r) => r.imei));
+  const { token, hash } = newToken();
+  const updated = await deps.database.query(`UPDATE integrations SET token_hash = $2, enabled = true WHERE name = $1 RETURNING id`, [INDOOR_DEMO_INTEGRATION, hash]);
+  if (!updated.length || !present.size) return undefined;
+  const host = address.address.includes(':') ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  const sim = await start({
+    tags: tags.filter((t) => present.has(t.imei)).map((t) => ({ id: t.id, kind: t.kind })),
+    http: { url: `http://${host}:${address.port}/api/ingest/${INDOOR_DEMO_INTEGRATION}`, token },
+  });
+  deps.log.info({ tags: present.size }, 'simulated indoor tags started');
+  return sim;
+}
+
 export const simulatorService: Service = {
   name: 'simulator',
   roles: ['gateway'],
-  async start(deps, _app, { demo }) {
+  async start(deps, app, { demo }) {
     const count = deps.config.SIMULATE ?? (demo ? 50 : 0);
     if (!demo || count === 0) return;
     let mod: Record<string, unknown>;
@@ -91,7 +117,14 @@ export const simulatorService: Service = {
       ports: { watch: ports.watch ?? 0, gt06: ports.gt06 ?? 0, http: ports.osmand ?? 0 },
     });
     deps.log.info({ devices: usable.length }, 'simulated devices started');
-    return () => sim.stop();
+    const indoor = await startIndoorDemo(deps, app, mod).catch((err: unknown) => {
+      deps.log.warn({ err }, 'the indoor demo simulation did not start');
+      return undefined;
+    });
+    return async () => {
+      await indoor?.stop();
+      await sim.stop();
+    };
   },
   async stop() {},
 };

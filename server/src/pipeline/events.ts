@@ -1,7 +1,7 @@
 // Domain events the pipeline publishes on the bus after each commit. Every event names the device
 // and its owner, with the owner's account path, so a subscriber (realtime hub, rules, partner push)
 // can keep to an account subtree with a prefix test and no query.
-import type { AlarmKind, BeaconScan, CellTower, DeviceStatus, HealthReading, ProtocolName, WifiAccessPoint } from '@wt/protocols';
+import type { AlarmKind, BeaconScan, CellTower, DeviceStatus, HealthReading, IndoorFix, ProtocolName, WifiAccessPoint } from '@wt/protocols';
 
 export const TOPICS = {
   position: 'device.position',
@@ -10,6 +10,8 @@ export const TOPICS = {
   /** Online/offline changes, and status values (battery, signal) reported without a position. */
   status: 'device.status',
   beacon: 'device.beacon',
+  /** A gateway heard an identity that is no device (not stored). */
+  beaconUnknown: 'device.beacon.unknown',
   /** A command changed status (queued, sent, answered, failed). */
   command: 'device.command',
   /** Published by whoever changes a device's identity or owner, so caches drop it. */
@@ -44,6 +46,8 @@ export interface PositionEvent extends DeviceRefEvent {
   wifi?: WifiAccessPoint[];
   status?: DeviceStatus;
   buffered?: boolean;
+  /** A fix the positioning engine computed indoors. */
+  indoor?: IndoorFix;
 }
 
 export interface HealthEvent extends DeviceRefEvent {
@@ -67,6 +71,14 @@ export interface StatusEvent extends DeviceRefEvent {
 
 export interface BeaconEvent extends DeviceRefEvent {
   beacon: BeaconScan;
+}
+
+export interface UnknownBeaconEvent {
+  identity: string;
+  beacon: BeaconScan;
+  time: string;
+  /** The reporting integration's subtree, when it has one. */
+  scopePath?: string;
 }
 
 export interface CommandEvent extends Omit<DeviceRefEvent, 'time' | 'receivedAt'> {

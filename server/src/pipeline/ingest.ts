@@ -13,6 +13,7 @@ import {
   TOPICS,
   type AlarmEvent,
   type BeaconEvent,
+  type UnknownBeaconEvent,
   type DeviceChangedEvent,
   type DeviceRefEvent,
   type HealthEvent,
@@ -23,7 +24,8 @@ import { Metrics, RateLimitedLog } from './metrics.js';
 import { mergeDelta, newLive, type ConnectionMode, type LiveState } from './state.js';
 import { BatchWriter, type CommittedBatch, type WriteItem } from './writer.js';
 
-export type Transport = 'watch' | 'gt06' | 'osmand' | 'mqtt' | 'http';
+/** 'indoor': positions the positioning engine computed from what a device or a gateway heard. */
+export type Transport = 'watch' | 'gt06' | 'osmand' | 'mqtt' | 'http' | 'indoor';
 
 export interface Source {
   transport: Transport;
@@ -167,6 +169,12 @@ export class Ingest {
       const ref = r && (!source.scopePath || r.accountPath.startsWith(source.scopePath)) ? r : null;
       if (!ref) {
         this.noteUnknown(msg.deviceId, source);
+        // A gateway that heard something no device is (another anchor, for calibration): said, not stored.
+        if (msg.beacon?.gatewayId) {
+          const e: UnknownBeaconEvent = { identity: msg.deviceId, beacon: msg.beacon, time: (msg.time ?? new Date(receivedAt)).toISOString() };
+          if (source.scopePath) e.scopePath = source.scopePath;
+          this.deps.bus.publish(TOPICS.beaconUnknown, e);
+        }
         unknown.push(msg.deviceId);
         continue;
       }
@@ -292,6 +300,7 @@ export class Ingest {
           wifi: msg.wifi?.length ? msg.wifi : undefined,
           status: msg.status,
           buffered: msg.buffered || undefined,
+          indoor: f?.indoor,
         };
         bus.publish(TOPICS.position, e);
       } else if (msg.status && (msg.kind === 'heartbeat' || msg.kind === 'alarm')) {

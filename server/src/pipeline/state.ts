@@ -1,10 +1,17 @@
 // Latest state per device: merged from each batch's messages, upserted into device_state in the
 // batch's transaction, and kept in memory for the map. A fix only replaces an older fix, so a
 // buffered (historical) upload never moves a device back in time.
-import type { DeviceMessage } from '@wt/protocols';
+import type { DeviceMessage, IndoorFix } from '@wt/protocols';
 import { boundDouble, boundInt, boundMs, boundReal, boundSmallint, boundTime } from './bounds.js';
 
 export type ConnectionMode = 'long' | 'short';
+
+/** How an indoor fix was computed, as the method columns store it. */
+export const INDOOR_METHOD_CODES: Record<IndoorFix['method'], number> = { nearest: 1, trilateration: 2, uwb: 3, aoa: 4 };
+export const INDOOR_METHODS: Record<number, IndoorFix['method']> = { 1: 'nearest', 2: 'trilateration', 3: 'uwb', 4: 'aoa' };
+
+/** The indoor part of the latest fix: null when that fix was outdoors. */
+export type IndoorState = (IndoorFix & { accuracy?: number }) | null;
 
 export interface StateDelta {
   deviceId: number;
@@ -24,6 +31,8 @@ export interface StateDelta {
   wristTemp?: number;
   bloodOxygen?: number;
   healthTime?: number;
+  /** With the fix (fixTime): its indoor position, or null for an outdoor fix. */
+  indoor?: IndoorState;
   lastSeen: number;
   mode: ConnectionMode;
 }
@@ -40,7 +49,7 @@ export function newDelta(deviceId: number, lastSeen: number, mode: ConnectionMod
   return {
     deviceId, fixTime: undefined, lat: undefined, lon: undefined, valid: undefined, speed: undefined, course: undefined,
     battery: undefined, signal: undefined, steps: undefined, heartRate: undefined, systolic: undefined, diastolic: undefined,
-    bodyTemp: undefined, wristTemp: undefined, bloodOxygen: undefined, healthTime: undefined, lastSeen, mode,
+    bodyTemp: undefined, wristTemp: undefined, bloodOxygen: undefined, healthTime: undefined, indoor: undefined, lastSeen, mode,
   };
 }
 
@@ -75,6 +84,7 @@ export function mergeMessage(s: StateDelta, msg: DeviceMessage, receivedAt: numb
       s.valid = fix.valid;
       s.speed = fix.speed;
       s.course = fix.course;
+      s.indoor = fix.indoor ? { ...fix.indoor, ...(fix.accuracy !== undefined ? { accuracy: fix.accuracy } : {}) } : null;
     }
   }
   const st = msg.status;
@@ -107,6 +117,7 @@ export function mergeDelta(live: LiveState, d: StateDelta): void {
     live.valid = d.valid;
     live.speed = d.speed;
     live.course = d.course;
+    live.indoor = d.indoor;
   }
   if (d.battery !== undefined) live.battery = d.battery;
   if (d.signal !== undefined) live.signal = d.signal;
@@ -142,6 +153,12 @@ export function stateRowsJson(deltas: Iterable<StateDelta>): string {
       ht: boundTime(d.healthTime, d.lastSeen),
       ls: new Date(d.lastSeen).toISOString(),
       m: d.mode,
+      is: d.indoor ? boundInt(d.indoor.sceneId) : null,
+      if: d.indoor ? boundInt(d.indoor.floorId) : null,
+      ix: d.indoor ? boundReal(d.indoor.x) : null,
+      iy: d.indoor ? boundReal(d.indoor.y) : null,
+      ia: d.indoor ? boundReal(d.indoor.accuracy) : null,
+      im: d.indoor ? INDOOR_METHOD_CODES[d.indoor.method] : null,
     });
   }
   return JSON.stringify(rows);
@@ -150,17 +167,25 @@ export function stateRowsJson(deltas: Iterable<StateDelta>): string {
 const newerFix = 'EXCLUDED.fix_time IS NOT NULL AND (s.fix_time IS NULL OR EXCLUDED.fix_time >= s.fix_time)';
 const newerHealth = 'EXCLUDED.health_time IS NOT NULL AND (s.health_time IS NULL OR EXCLUDED.health_time >= s.health_time)';
 const fixCol = (c: string) => `${c} = CASE WHEN ${newerFix} THEN EXCLUDED.${c} ELSE s.${c} END`;
+// The last indoor fix stays when an outdoor one follows (indoor_time then falls behind fix_time).
+const newerIndoor = `${newerFix} AND EXCLUDED.indoor_time IS NOT NULL`;
+const indoorCol = (c: string) => `${c} = CASE WHEN ${newerIndoor} THEN EXCLUDED.${c} ELSE s.${c} END`;
+const INDOOR_COLUMNS = ['indoor_scene_id', 'indoor_floor_id', 'indoor_x', 'indoor_y', 'indoor_accuracy', 'indoor_method', 'indoor_time'];
 const healthCol = (c: string) => `${c} = CASE WHEN ${newerHealth} THEN COALESCE(EXCLUDED.${c}, s.${c}) ELSE s.${c} END`;
 
 // Rows are sorted by device id by the caller, so concurrent batches lock rows in one order.
 export const upsertStateSql = (param: number) => `
 INSERT INTO device_state AS s (device_id, fix_time, lat, lon, fix_valid, speed, course, battery, signal, steps,
-  heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, health_time, last_seen, online, connection_mode, updated_at)
-SELECT d, ft, la, lo, v, sp, co, b, si, st, hr, sy, di, bt, wt, bo, ht, ls, true, m, now()
+  heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, health_time, last_seen, online, connection_mode, updated_at,
+  ${INDOOR_COLUMNS.join(', ')})
+SELECT d, ft, la, lo, v, sp, co, b, si, st, hr, sy, di, bt, wt, bo, ht, ls, true, m, now(),
+  "is", "if", ix, iy, ia, im, CASE WHEN "is" IS NULL THEN NULL ELSE ft END
 FROM json_to_recordset($${param}::json) AS x(d int, ft timestamptz, la float8, lo float8, v bool, sp real, co real, b smallint,
-  si smallint, st int, hr real, sy real, di real, bt real, wt real, bo real, ht timestamptz, ls timestamptz, m text)
+  si smallint, st int, hr real, sy real, di real, bt real, wt real, bo real, ht timestamptz, ls timestamptz, m text,
+  "is" int, "if" int, ix real, iy real, ia real, im smallint)
 ON CONFLICT (device_id) DO UPDATE SET
   ${['fix_time', 'lat', 'lon', 'fix_valid', 'speed', 'course'].map(fixCol).join(',\n  ')},
+  ${INDOOR_COLUMNS.map(indoorCol).join(',\n  ')},
   battery = COALESCE(EXCLUDED.battery, s.battery),
   signal = COALESCE(EXCLUDED.signal, s.signal),
   steps = COALESCE(EXCLUDED.steps, s.steps),

@@ -14,7 +14,7 @@ import type { DeviceRef } from './directory.js';
 import { RateLimitedLog, type Metrics } from './metrics.js';
 import { codeOfDeviceAlarm } from '../rules/alarm-rules.js';
 import { boundDouble, boundInt, boundJson, boundReal, boundSmallint, boundText, boundTime } from './bounds.js';
-import { mergeMessage, newDelta, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
+import { INDOOR_METHOD_CODES, mergeMessage, newDelta, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
 
 export interface WriteItem {
   ref: DeviceRef;
@@ -52,9 +52,10 @@ export interface WriterOptions {
   onCommitted: (batch: CommittedBatch) => void;
 }
 
-const POSITIONS_SQL = `INSERT INTO positions (device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, cells, wifi, attributes)
-SELECT d, t, r, la, lo, v, s, c, al, ac, sa, ce, wi, at FROM json_to_recordset($1::json)
-  AS x(d int, t timestamptz, r timestamptz, la float8, lo float8, v bool, s real, c real, al real, ac real, sa smallint, ce jsonb, wi jsonb, at jsonb)`;
+const POSITIONS_SQL = `INSERT INTO positions (device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, cells, wifi, attributes, scene_id, floor_id, x, y, method)
+SELECT d, t, r, la, lo, v, s, c, al, ac, sa, ce, wi, at, sc, fl, px, py, mt FROM json_to_recordset($1::json)
+  AS x(d int, t timestamptz, r timestamptz, la float8, lo float8, v bool, s real, c real, al real, ac real, sa smallint, ce jsonb, wi jsonb, at jsonb,
+    sc int, fl int, px real, py real, mt smallint)`;
 
 // A reading with a measure the thresholds check is left pending for the alarm engine, which
 // evaluates it (live, or on its replay after a restart) in the transaction of its alarms.
@@ -71,8 +72,9 @@ h AS (${HEALTH_SQL.replace('$1', '$2')}),
 s AS (${upsertStateSql(3)})
 SELECT 1`;
 
-const POSITIONS_COPY = 'COPY positions (device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, cells, wifi, attributes) FROM STDIN';
-const POSITION_KEYS = ['d', 't', 'r', 'la', 'lo', 'v', 's', 'c', 'al', 'ac', 'sa', 'ce', 'wi', 'at'] as const;
+const POSITIONS_COPY =
+  'COPY positions (device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, cells, wifi, attributes, scene_id, floor_id, x, y, method) FROM STDIN';
+const POSITION_KEYS = ['d', 't', 'r', 'la', 'lo', 'v', 's', 'c', 'al', 'ac', 'sa', 'ce', 'wi', 'at', 'sc', 'fl', 'px', 'py', 'mt'] as const;
 
 /** A value in COPY's text format. */
 function copyValue(v: unknown): string {
@@ -321,6 +323,11 @@ export class BatchWriter {
           ce: msg.cells?.length ? boundJson(msg.cells) : null,
           wi: msg.wifi?.length ? boundJson(msg.wifi) : null,
           at: boundJson(attrs),
+          sc: f?.indoor ? boundInt(f.indoor.sceneId) : null,
+          fl: f?.indoor ? boundInt(f.indoor.floorId) : null,
+          px: f?.indoor ? boundReal(f.indoor.x) : null,
+          py: f?.indoor ? boundReal(f.indoor.y) : null,
+          mt: f?.indoor ? INDOOR_METHOD_CODES[f.indoor.method] : null,
         });
       }
       const h = msg.health;

@@ -133,6 +133,8 @@ export class RealtimeHub {
     if (e.status?.battery !== undefined) change.b = e.status.battery;
     if (e.status?.signal !== undefined) change.s = e.status.signal;
     if (e.status?.steps !== undefined) change.st = e.status.steps;
+    const i = e.indoor;
+    change.in = i ? { sc: i.sceneId, f: i.floorId, x: i.x, y: i.y, mt: i.method, ...(e.accuracy !== undefined ? { a: e.accuracy } : {}) } : null;
     this.merge(e.accountPath, change);
   }
 

@@ -18,6 +18,7 @@ import { insertAccount } from '../modules/user/repo.js';
 import type { AccountRow } from '../lib/scope.js';
 import { seedDemoDevices } from './devices.js';
 import { seedDemoDevicesConsole } from '../modules/device/demo.js';
+import { seedIndoorDemo } from './indoor.js';
 
 export interface DemoAccounts {
   admin: AccountRow;
@@ -34,6 +35,7 @@ export const DEMO_STEPS: { name: string; run: DemoStep }[] = [
   { name: 'devices', run: seedDemoDevices },
   // After the devices: links them to models, gives them roles, groups, fences and wearers.
   { name: 'devices-console', run: seedDemoDevicesConsole },
+  { name: 'indoor', run: seedIndoorDemo },
 ];
 
 export const DEMO_PASSWORD = 'admin123';

@@ -8,3 +8,4 @@ export * from './device-extra.js';
 export * from './monitor.js';
 export * from './account-fence.js';
 export * from './scene.js';
+export * from './indoor.js';
