@@ -206,6 +206,9 @@ describe.each(databases())('scene calls on %s', (kind) => {
     // Another tenant as owner: not in scope.
     const foreign = await p.call('/Scene/addSceneInfo', sceneBody({ UserId: ids.operator }), agent);
     expect(foreign.body.Message).toBe('account.notInScope');
+    // Nothing is left of a map of scripts once cleaned.
+    const scripts = await p.call('/Scene/addSceneInfo', sceneBody({ MapSvg: svgBase64('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><foreignObject><div>x</div></foreignObject></svg>') }), agent);
+    expect(fields(scripts.body)).toEqual([['MapSvg', 'scene.mapInvalid', undefined]]);
     // A text that never opens an <svg> element is not a map.
     const notSvg = await p.call('/Scene/addSceneInfo', sceneBody({ MapSvg: svgBase64('<!-- only a comment --><html><body>hi</body></html>') }), agent);
     expect(fields(notSvg.body)).toEqual([['MapSvg', 'scene.mapType', undefined]]);
@@ -365,6 +368,14 @@ describe.each(databases())('scene calls on %s', (kind) => {
     expect(paged.body.Total).toBe(2);
     expect(paged.body.Items.map((f: { FloorId: number }) => f.FloorId)).toEqual([second]);
 
+    // At most MAX_FLOORS a scene: the rest are written directly, numbered from 100.
+    const { db } = p.deps.database;
+    await db.execute(sql`INSERT INTO floors (scene_id, floor_no, name, kind, plan, plan_key, width, height)
+      SELECT ${sceneId}, 100 + n, 'F' || n, 1, ${pngBytes(2, 2)}, md5(n::text), 2, 2 FROM generate_series(1, ${schemas.MAX_FLOORS - 2}) n`);
+    const full = await p.call('/Scene/addFoorsInfo', floorBody(sceneId, { FloorNo: 3 }), agent);
+    expect([full.status, full.body.Message, full.body.Params]).toEqual([409, 'scene.floorsMax', { max: schemas.MAX_FLOORS }]);
+    await db.execute(sql`DELETE FROM floors WHERE scene_id = ${sceneId} AND floor_no >= 100`);
+
     const del = await p.call('/Scene/DeleteFoorsInfo', { FloorIds: [floorId, second, 999999] }, agent);
     expect(del.body).toEqual({ State: 200, Succeeded: 2, Failed: [{ Imei: '999999', Message: 'scene.floorNotFound' }] });
     await p.call('/Scene/DeleteSceneInfo', { SceneIds: [sceneId] }, agent);
@@ -452,6 +463,17 @@ describe.each(databases())('scene calls on %s', (kind) => {
     // Keyword and type filters.
     expect((await p.call('/Scene/BeaconsInfoList', { Keyword: 'ff:02', SceneId: sceneId }, agent)).body.Total).toBe(1);
     expect((await p.call('/Scene/BeaconsInfoList', { Type: 3, FloorId: floorId }, agent)).body.Total).toBe(1);
+
+    // At most MAX_ANCHORS_PER_FLOOR a floor: the rest are written directly.
+    const { db } = p.deps.database;
+    await db.execute(sql`INSERT INTO scene_anchors (scene_id, floor_id, name, mac, code, major, minor, kind, x, y)
+      SELECT ${sceneId}, ${floorId}, 'N' || n, 'FF:FF:' || n, 'ABCDEF0123456789', 1, n, 1, 0, 0 FROM generate_series(1, ${schemas.MAX_ANCHORS_PER_FLOOR - 2}) n`);
+    const full = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId), agent);
+    expect([full.status, full.body.Message, full.body.Params]).toEqual([409, 'scene.anchorsMax', { max: schemas.MAX_ANCHORS_PER_FLOOR }]);
+    // Another floor has room.
+    const room = await newAnchor(agent, upstairs);
+    await db.execute(sql`DELETE FROM scene_anchors WHERE floor_id = ${floorId} AND code = 'ABCDEF0123456789'`);
+    await p.call('/Scene/DeleteBeaconsInfo', { BeaconIds: [room] }, agent);
 
     changes.length = 0;
     const del = await p.call('/Scene/DelBeaconsInfoByMonitor', { BeaconIds: [id, aoa, 999999] }, agent);

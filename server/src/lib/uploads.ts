@@ -83,9 +83,10 @@ function purifierOnce() {
 
 /**
  * The SVG without anything active or external, as XML: no scripts, event handlers, foreignObject,
- * style sheets, links, or references outside the file. Null when nothing of an SVG is left.
+ * style sheets, links, or references outside the file. Null when nothing of an SVG is left (with
+ * `requireContent`, also when the <svg> element is left empty).
  */
-export function sanitizeSvg(source: string): string | null {
+export function sanitizeSvg(source: string, opts: { requireContent?: boolean } = {}): string | null {
   const { purify, window } = purifierOnce();
   const body = purify.sanitize(source, {
     USE_PROFILES: { svg: true, svgFilters: true },
@@ -93,6 +94,6 @@ export function sanitizeSvg(source: string): string | null {
     RETURN_DOM: true,
   });
   const svg = (body as unknown as Element).querySelector('svg');
-  if (!svg) return null;
+  if (!svg || (opts.requireContent && svg.childElementCount === 0)) return null;
   return new window.XMLSerializer().serializeToString(svg);
 }

@@ -30,7 +30,8 @@ export function checkMap(data: string, field = 'MapSvg'): string {
   // Entity declarations are never expanded; a map declaring them is refused whole.
   if (declaresEntities(text)) throw fieldError(field, 'scene.mapInvalid');
   if (!isSvg(bytes)) throw fieldError(field, 'scene.mapType');
-  const clean = sanitizeSvg(text);
+  // A map of which nothing drawable is left once cleaned is no map.
+  const clean = sanitizeSvg(text, { requireContent: true });
   if (!clean) throw fieldError(field, 'scene.mapInvalid');
   return clean;
 }
