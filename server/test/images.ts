@@ -31,7 +31,8 @@ export function pngBytes(width: number, height: number): Buffer {
 }
 
 export const pngBase64 = (width: number, height: number) => pngBytes(width, height).toString('base64');
-export const pngDataUrl = (width: number, height: number) => `data:image/png;base64,${pngBase64(width, height)}`;
+export const pngDataUrl = (width: number, height: number) =>
+  `data:image/png;base64,${pngBase64(width, height)}`;
 
 export const CLEAN_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 80" width="100" height="80"><rect id="hall" x="10" y="10" width="80" height="60" fill="#eef"/><path d="M10 40 H90" stroke="#333"/><text x="20" y="30">Hall</text></svg>';

@@ -16,7 +16,11 @@ type Fields = { Fields?: { Field: string; Message: string; Params?: unknown }[] 
 
 /** Each entry: an SVG map, and strings none of which may be left in what is served. */
 const HOSTILE: { name: string; svg: string; gone: string[] }[] = [
-  { name: 'script element', svg: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect width="5" height="5"/></svg>', gone: ['<script', 'alert('] },
+  {
+    name: 'script element',
+    svg: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect width="5" height="5"/></svg>',
+    gone: ['<script', 'alert('],
+  },
   {
     name: 'event handler attributes',
     svg: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5" onclick="alert(2)" onmouseover="alert(3)"/><animate onbegin="alert(4)" attributeName="x"/></svg>',
@@ -38,7 +42,11 @@ const HOSTILE: { name: string; svg: string; gone: string[] }[] = [
     svg: '<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"/><foreignObject width="10" height="10"><body xmlns="http://www.w3.org/1999/xhtml"><iframe src="https://evil.example/"></iframe></body></foreignObject><iframe src="https://evil.example/f"></iframe><embed src="https://evil.example/e.swf"/><object data="https://evil.example/o"></object></svg>',
     gone: ['foreignObject', 'foreignobject', '<iframe', '<embed', '<object', 'evil.example'],
   },
-  { name: 'style sheet', svg: '<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(https://evil.example/s.css);</style><rect width="5" height="5"/></svg>', gone: ['<style', '@import', 'evil.example'] },
+  {
+    name: 'style sheet',
+    svg: '<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(https://evil.example/s.css);</style><rect width="5" height="5"/></svg>',
+    gone: ['<style', '@import', 'evil.example'],
+  },
 ];
 
 /** Entity declarations: the map is refused whole (nothing of it is stored). */
@@ -58,7 +66,14 @@ describe.each(databases())('scene calls on %s', (kind) => {
 
   const fields = (body: Fields) => (body.Fields ?? []).map((f) => [f.Field, f.Message, f.Params]);
   const count = async (table: string, where = sql`TRUE`) =>
-    Number((await rows<{ n: number }>(p.deps.database.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE ${where}`))[0]!.n);
+    Number(
+      (
+        await rows<{ n: number }>(
+          p.deps.database.db,
+          sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE ${where}`,
+        )
+      )[0]!.n,
+    );
   const get = (url: string) => fetch(`${p.url}${url}`);
 
   const sceneBody = (extra: Record<string, unknown> = {}) => ({
@@ -118,7 +133,9 @@ describe.each(databases())('scene calls on %s', (kind) => {
     const { db } = p.deps.database;
     // The scene editing calls are the administrator type's (3); agent01, clinic01 and operator01 are
     // made administrators of their own subtrees here so the scope is tested below the root.
-    await db.execute(sql`UPDATE accounts SET user_type = 3 WHERE login_name IN ('agent01', 'clinic01', 'operator01')`);
+    await db.execute(
+      sql`UPDATE accounts SET user_type = 3 WHERE login_name IN ('agent01', 'clinic01', 'operator01')`,
+    );
     const a = await p.login();
     const g = await p.login('agent01');
     const c = await p.login('clinic01');
@@ -128,7 +145,9 @@ describe.each(databases())('scene calls on %s', (kind) => {
     clinic = c.token;
     operator = o.token;
     ids = { admin: a.userId, agent: g.userId, clinic: c.userId, operator: o.userId };
-    p.deps.bus.subscribe<{ sceneIds: number[] }>(schemas.SCENES_CHANGED_TOPIC, (e) => changes.push(e.sceneIds));
+    p.deps.bus.subscribe<{ sceneIds: number[] }>(schemas.SCENES_CHANGED_TOPIC, (e) =>
+      changes.push(e.sceneIds),
+    );
   });
   afterAll(() => p?.stop());
 
@@ -164,22 +183,52 @@ describe.each(databases())('scene calls on %s', (kind) => {
     expect(Buffer.from(await iconRes.arrayBuffer()).equals(Buffer.from(icon, 'base64'))).toBe(true);
 
     // The ByMonitor edit, without a map: the map is kept; '' removes the icon.
-    const edited = await p.call('/Scene/editSceneInfoByMonitor', { ...sceneBody({ Name: '一号楼 A', BeaconType: 2, Method: 2, Enabled: false }), MapSvg: undefined, SceneId: id, Icon: '' }, agent);
+    const edited = await p.call(
+      '/Scene/editSceneInfoByMonitor',
+      {
+        ...sceneBody({ Name: '一号楼 A', BeaconType: 2, Method: 2, Enabled: false }),
+        MapSvg: undefined,
+        SceneId: id,
+        Icon: '',
+      },
+      agent,
+    );
     expect(edited.body).toEqual({ State: 200, SceneId: id });
     const [after] = (await p.call('/Scene/SceneInfoList', { Name: '一号' }, agent)).body.Items;
-    expect(after).toMatchObject({ Name: '一号楼 A', BeaconType: 2, Method: 2, Enabled: false, MapUrl: item.MapUrl, IconUrl: null });
+    expect(after).toMatchObject({
+      Name: '一号楼 A',
+      BeaconType: 2,
+      Method: 2,
+      Enabled: false,
+      MapUrl: item.MapUrl,
+      IconUrl: null,
+    });
     expect((await get(item.IconUrl)).status).toBe(404);
     // A new map gets a new key; the old URL answers nothing.
-    await p.call('/Scene/editSceneInfo', { ...sceneBody({ Name: '一号楼 A' }), SceneId: id, MapSvg: svgBase64(CLEAN_SVG.replace('Hall', 'Lobby')) }, agent);
+    await p.call(
+      '/Scene/editSceneInfo',
+      {
+        ...sceneBody({ Name: '一号楼 A' }),
+        SceneId: id,
+        MapSvg: svgBase64(CLEAN_SVG.replace('Hall', 'Lobby')),
+      },
+      agent,
+    );
     const [third] = (await p.call('/Scene/SceneInfoList', { Name: '一号' }, agent)).body.Items;
     expect(third.MapUrl).not.toBe(item.MapUrl);
     expect((await get(item.MapUrl)).status).toBe(404);
     expect(await (await get(third.MapUrl)).text()).toContain('Lobby');
-    expect((await p.call('/Scene/SceneInfoList', { Enabled: false, Name: '一号' }, agent)).body.Total).toBe(0);
+    expect((await p.call('/Scene/SceneInfoList', { Enabled: false, Name: '一号' }, agent)).body.Total).toBe(
+      0,
+    );
 
     changes.length = 0;
     const del = await p.call('/Scene/DelSceneInfoByMonitor', { SceneIds: [id, 999999] }, agent);
-    expect(del.body).toEqual({ State: 200, Succeeded: 1, Failed: [{ Imei: '999999', Message: 'scene.notFound' }] });
+    expect(del.body).toEqual({
+      State: 200,
+      Succeeded: 1,
+      Failed: [{ Imei: '999999', Message: 'scene.notFound' }],
+    });
     expect(changes).toEqual([[id]]);
     expect(await count('scenes', sql`id = ${id}`)).toBe(0);
   });
@@ -207,10 +256,22 @@ describe.each(databases())('scene calls on %s', (kind) => {
     const foreign = await p.call('/Scene/addSceneInfo', sceneBody({ UserId: ids.operator }), agent);
     expect(foreign.body.Message).toBe('account.notInScope');
     // Nothing is left of a map of scripts once cleaned.
-    const scripts = await p.call('/Scene/addSceneInfo', sceneBody({ MapSvg: svgBase64('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><foreignObject><div>x</div></foreignObject></svg>') }), agent);
+    const scripts = await p.call(
+      '/Scene/addSceneInfo',
+      sceneBody({
+        MapSvg: svgBase64(
+          '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><foreignObject><div>x</div></foreignObject></svg>',
+        ),
+      }),
+      agent,
+    );
     expect(fields(scripts.body)).toEqual([['MapSvg', 'scene.mapInvalid', undefined]]);
     // A text that never opens an <svg> element is not a map.
-    const notSvg = await p.call('/Scene/addSceneInfo', sceneBody({ MapSvg: svgBase64('<!-- only a comment --><html><body>hi</body></html>') }), agent);
+    const notSvg = await p.call(
+      '/Scene/addSceneInfo',
+      sceneBody({ MapSvg: svgBase64('<!-- only a comment --><html><body>hi</body></html>') }),
+      agent,
+    );
     expect(fields(notSvg.body)).toEqual([['MapSvg', 'scene.mapType', undefined]]);
     // 6 MB and more is refused before anything is parsed.
     const big = Buffer.alloc(schemas.SCENE_MAP_MAX_BYTES, 0x20);
@@ -226,7 +287,11 @@ describe.each(databases())('scene calls on %s', (kind) => {
 
   it('sanitizes hostile SVG maps: nothing active or external is served', async () => {
     for (const { name, svg, gone } of HOSTILE) {
-      const r = await p.call('/Scene/addSceneInfo', sceneBody({ Name: name.slice(0, 60), MapSvg: svgBase64(svg) }), agent);
+      const r = await p.call(
+        '/Scene/addSceneInfo',
+        sceneBody({ Name: name.slice(0, 60), MapSvg: svgBase64(svg) }),
+        agent,
+      );
       expect(r.body.State, name).toBe(200);
       const s = (await p.call('/Scene/sceneInfoByMonitor', { SceneId: r.body.SceneId }, agent)).body.Item;
       const res = await get(s.MapUrl);
@@ -237,23 +302,57 @@ describe.each(databases())('scene calls on %s', (kind) => {
       expect(served, name).toContain('<rect');
       await p.call('/Scene/DeleteSceneInfo', { SceneIds: [r.body.SceneId] }, agent);
     }
+    // A raster picture embedded in an <image> stays; an embedded SVG (which could script) does not.
+    const picture = `data:image/png;base64,${pngBase64(2, 2)}`;
+    const embedded = await p.call(
+      '/Scene/addSceneInfo',
+      sceneBody({
+        MapSvg: svgBase64(
+          `<svg xmlns="http://www.w3.org/2000/svg"><image href="${picture}" width="2" height="2"/><image href="data:image/svg+xml;base64,${svgBase64('<svg onload="x()"/>')}" width="2" height="2"/></svg>`,
+        ),
+      }),
+      agent,
+    );
+    const withPicture = await (
+      await get(
+        (await p.call('/Scene/sceneInfoByMonitor', { SceneId: embedded.body.SceneId }, agent)).body.Item
+          .MapUrl,
+      )
+    ).text();
+    expect(withPicture).toContain(`href="${picture}"`);
+    expect(withPicture).not.toContain('image/svg+xml');
+    await p.call('/Scene/DeleteSceneInfo', { SceneIds: [embedded.body.SceneId] }, agent);
     // A clean map keeps its shapes and text.
     const clean = await p.call('/Scene/addSceneInfo', sceneBody({ MapSvg: svgDataUrl(CLEAN_SVG) }), agent);
-    const item = (await p.call('/Scene/sceneInfoByMonitor', { SceneId: clean.body.SceneId }, agent)).body.Item;
+    const item = (await p.call('/Scene/sceneInfoByMonitor', { SceneId: clean.body.SceneId }, agent)).body
+      .Item;
     const served = await (await get(item.MapUrl)).text();
-    for (const part of ['<rect', 'id="hall"', '<path', 'd="M10 40 H90"', '<text', 'Hall', 'viewBox="0 0 100 80"']) expect(served).toContain(part);
+    for (const part of [
+      '<rect',
+      'id="hall"',
+      '<path',
+      'd="M10 40 H90"',
+      '<text',
+      'Hall',
+      'viewBox="0 0 100 80"',
+    ])
+      expect(served).toContain(part);
     await p.call('/Scene/DeleteSceneInfo', { SceneIds: [clean.body.SceneId] }, agent);
   });
 
   it('serves files with a year of cache and a closed content policy; unknown keys are 404', async () => {
-    const id = await newScene(agent, { Icon: svgBase64('<svg xmlns="http://www.w3.org/2000/svg" onload="x()"><circle r="3"/></svg>') });
+    const id = await newScene(agent, {
+      Icon: svgBase64('<svg xmlns="http://www.w3.org/2000/svg" onload="x()"><circle r="3"/></svg>'),
+    });
     const floorId = await newFloor(agent, id);
     const scene = (await p.call('/Scene/sceneInfoByMonitor', { SceneId: id }, agent)).body.Item;
     const floor = scene.Floors[0];
     const map = await get(scene.MapUrl);
     expect(map.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(map.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(map.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
+    expect(map.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+    );
     const plan = await get(floor.PlanUrl);
     expect(plan.headers.get('content-type')).toBe('image/png');
     expect(plan.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -296,14 +395,27 @@ describe.each(databases())('scene calls on %s', (kind) => {
     // Another owner still has room.
     const other = await newScene(admin, { UserId: ids.agent });
     await p.call('/Scene/DeleteSceneInfo', { SceneIds: [other] }, admin);
-    const mine = (await rows<{ id: number }>(p.deps.database.db, sql`SELECT id FROM scenes WHERE owner_id = ${ids.clinic}`)).map((r) => Number(r.id));
+    const mine = (
+      await rows<{ id: number }>(
+        p.deps.database.db,
+        sql`SELECT id FROM scenes WHERE owner_id = ${ids.clinic}`,
+      )
+    ).map((r) => Number(r.id));
     expect((await p.call('/Scene/DeleteSceneInfo', { SceneIds: mine }, clinic)).body.Succeeded).toBe(5);
   });
 
   it('keeps floors: plan size read from the PNG, numbers unique, bad plans refused by content', async () => {
     const sceneId = await newScene(agent);
     changes.length = 0;
-    const made = await p.call('/Scene/addFoorsInfo', floorBody(sceneId, { MetresPerPixel: 0.05, Geo: { OriginLat: 22.5, OriginLon: 113.9, Rotation: 30 }, Exponent: 2.5 }), agent);
+    const made = await p.call(
+      '/Scene/addFoorsInfo',
+      floorBody(sceneId, {
+        MetresPerPixel: 0.05,
+        Geo: { OriginLat: 22.5, OriginLon: 113.9, Rotation: 30 },
+        Exponent: 2.5,
+      }),
+      agent,
+    );
     expect(made.body.State).toBe(200);
     const floorId = made.body.FloorId as number;
     expect(changes).toEqual([[sceneId]]);
@@ -350,14 +462,44 @@ describe.each(databases())('scene calls on %s', (kind) => {
 
     // Edit without a plan keeps it; Geo null clears the georeference; absent fields are kept.
     const second = await newFloor(agent, sceneId, { FloorNo: 2, Plan: pngBase64(8, 6) });
-    const clash = await p.call('/Scene/editFoorsInfo', { ...floorBody(sceneId, { FloorNo: 2 }), Plan: undefined, SceneId: undefined, FloorId: floorId }, agent);
+    const clash = await p.call(
+      '/Scene/editFoorsInfo',
+      { ...floorBody(sceneId, { FloorNo: 2 }), Plan: undefined, SceneId: undefined, FloorId: floorId },
+      agent,
+    );
     expect(fields(clash.body)).toEqual([['FloorNo', 'scene.floorNoTaken', { floorNo: 2 }]]);
-    const kept = await p.call('/Scene/editFoorsInfo', { ...floorBody(sceneId, { FloorNo: -1, Name: '地下', Geo: null }), Plan: undefined, SceneId: undefined, FloorId: floorId }, agent);
+    const kept = await p.call(
+      '/Scene/editFoorsInfo',
+      {
+        ...floorBody(sceneId, { FloorNo: -1, Name: '地下', Geo: null }),
+        Plan: undefined,
+        SceneId: undefined,
+        FloorId: floorId,
+      },
+      agent,
+    );
     expect(kept.body).toEqual({ State: 200, FloorId: floorId });
     const one = (await p.call('/Scene/sceneInfoByFoorId', { FloorId: floorId }, agent)).body.Item;
-    expect(one).toMatchObject({ FloorNo: -1, Name: '地下', Geo: null, MetresPerPixel: 0.05, Exponent: 2.5, Width: 40, PlanUrl: firstPlan, Anchors: [] });
+    expect(one).toMatchObject({
+      FloorNo: -1,
+      Name: '地下',
+      Geo: null,
+      MetresPerPixel: 0.05,
+      Exponent: 2.5,
+      Width: 40,
+      PlanUrl: firstPlan,
+      Anchors: [],
+    });
     expect(one.Scene).toMatchObject({ SceneId: sceneId, FloorCount: 2 });
-    const replaced = await p.call('/Scene/editFoorsInfo', { ...floorBody(sceneId, { FloorNo: -1, Plan: pngBase64(64, 48) }), SceneId: undefined, FloorId: floorId }, agent);
+    const replaced = await p.call(
+      '/Scene/editFoorsInfo',
+      {
+        ...floorBody(sceneId, { FloorNo: -1, Plan: pngBase64(64, 48) }),
+        SceneId: undefined,
+        FloorId: floorId,
+      },
+      agent,
+    );
     expect(replaced.body.State).toBe(200);
     const now = (await p.call('/Scene/sceneInfoByFoorId', { FloorId: floorId }, agent)).body.Item;
     expect([now.Width, now.Height]).toEqual([64, 48]);
@@ -373,11 +515,19 @@ describe.each(databases())('scene calls on %s', (kind) => {
     await db.execute(sql`INSERT INTO floors (scene_id, floor_no, name, kind, plan, plan_key, width, height)
       SELECT ${sceneId}, 100 + n, 'F' || n, 1, ${pngBytes(2, 2)}, md5(n::text), 2, 2 FROM generate_series(1, ${schemas.MAX_FLOORS - 2}) n`);
     const full = await p.call('/Scene/addFoorsInfo', floorBody(sceneId, { FloorNo: 3 }), agent);
-    expect([full.status, full.body.Message, full.body.Params]).toEqual([409, 'scene.floorsMax', { max: schemas.MAX_FLOORS }]);
+    expect([full.status, full.body.Message, full.body.Params]).toEqual([
+      409,
+      'scene.floorsMax',
+      { max: schemas.MAX_FLOORS },
+    ]);
     await db.execute(sql`DELETE FROM floors WHERE scene_id = ${sceneId} AND floor_no >= 100`);
 
     const del = await p.call('/Scene/DeleteFoorsInfo', { FloorIds: [floorId, second, 999999] }, agent);
-    expect(del.body).toEqual({ State: 200, Succeeded: 2, Failed: [{ Imei: '999999', Message: 'scene.floorNotFound' }] });
+    expect(del.body).toEqual({
+      State: 200,
+      Succeeded: 2,
+      Failed: [{ Imei: '999999', Message: 'scene.floorNotFound' }],
+    });
     await p.call('/Scene/DeleteSceneInfo', { SceneIds: [sceneId] }, agent);
   });
 
@@ -409,13 +559,23 @@ describe.each(databases())('scene calls on %s', (kind) => {
       Rssi1m: -61.5,
     });
     // The same MAC written otherwise, and the same code (in another case) with major and minor.
-    const sameMac = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId, { Mac: 'AC:23:3F:A0:FF:01' }), agent);
+    const sameMac = await p.call(
+      '/Scene/addBeaconsInfoByMonitor',
+      anchorBody(floorId, { Mac: 'AC:23:3F:A0:FF:01' }),
+      agent,
+    );
     expect([sameMac.status, sameMac.body.Message]).toEqual([409, 'scene.macTaken']);
-    const sameCode = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId, { Code: body.Code.toLowerCase(), Minor: body.Minor }), agent);
+    const sameCode = await p.call(
+      '/Scene/addBeaconsInfoByMonitor',
+      anchorBody(floorId, { Code: body.Code.toLowerCase(), Minor: body.Minor }),
+      agent,
+    );
     expect([sameCode.status, sameCode.body.Message]).toEqual([409, 'scene.macTaken']);
     // A UWB anchor does not fit a Bluetooth scene; an AOA locator does.
     const uwb = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId, { Type: 2 }), agent);
-    expect(fields(uwb.body)).toEqual([['Type', 'scene.anchorTypeScene', { sceneType: 'BLE', allowed: 'BLE, AOA' }]]);
+    expect(fields(uwb.body)).toEqual([
+      ['Type', 'scene.anchorTypeScene', { sceneType: 'BLE', allowed: 'BLE, AOA' }],
+    ]);
     const aoa = await newAnchor(agent, floorId, { Type: 3, Heading: 45 });
     const bad: [Record<string, unknown>, unknown[]][] = [
       [{ Mac: 'AC:23:3F' }, ['Mac', 'scene.macInvalid']],
@@ -434,34 +594,81 @@ describe.each(databases())('scene calls on %s', (kind) => {
 
     // Edit, moving it to another floor of the scene.
     const upstairs = await newFloor(agent, sceneId, { FloorNo: 2 });
-    const edited = await p.call('/Scene/editBeaconsInfo', { ...anchorBody(floorId, { Mac: 'AC:23:3F:A0:FF:02', X: 7, State: 2 }), FloorId: upstairs, BeaconId: id }, agent);
+    const edited = await p.call(
+      '/Scene/editBeaconsInfo',
+      {
+        ...anchorBody(floorId, { Mac: 'AC:23:3F:A0:FF:02', X: 7, State: 2 }),
+        FloorId: upstairs,
+        BeaconId: id,
+      },
+      agent,
+    );
     expect(edited.body).toEqual({ State: 200, BeaconId: id });
-    const moved = (await p.call('/Scene/BeaconsInfoByMonitor', { SceneId: sceneId, FloorId: upstairs }, agent)).body.Items;
+    const moved = (
+      await p.call('/Scene/BeaconsInfoByMonitor', { SceneId: sceneId, FloorId: upstairs }, agent)
+    ).body.Items;
     expect(moved).toHaveLength(1);
-    expect(moved[0]).toMatchObject({ BeaconId: id, FloorId: upstairs, Mac: 'AC:23:3F:A0:FF:02', X: 7, State: 2 });
-    const takenMac = await p.call('/Scene/editBeaconsInfo', { ...anchorBody(floorId, { Mac: moved[0].Mac }), BeaconId: aoa, Type: 3 }, agent);
+    expect(moved[0]).toMatchObject({
+      BeaconId: id,
+      FloorId: upstairs,
+      Mac: 'AC:23:3F:A0:FF:02',
+      X: 7,
+      State: 2,
+    });
+    const takenMac = await p.call(
+      '/Scene/editBeaconsInfo',
+      { ...anchorBody(floorId, { Mac: moved[0].Mac }), BeaconId: aoa, Type: 3 },
+      agent,
+    );
     expect(takenMac.body.Message).toBe('scene.macTaken');
 
     // Batch: a type that does not fit is refused per anchor; a major that collides too.
     const third = await newAnchor(agent, floorId, { Code: body.Code, Major: 20002, Minor: moved[0].Minor });
-    const typeBatch = await p.call('/Scene/editBeaconsBatchInfo', { BeaconIds: [id, aoa, 999999], Type: 2 }, agent);
+    const typeBatch = await p.call(
+      '/Scene/editBeaconsBatchInfo',
+      { BeaconIds: [id, aoa, 999999], Type: 2 },
+      agent,
+    );
     expect(typeBatch.body.Succeeded).toBe(0);
     expect(typeBatch.body.Failed).toEqual([
-      { Imei: String(id), Message: 'scene.anchorTypeScene', Params: { sceneType: 'BLE', allowed: 'BLE, AOA' } },
-      { Imei: String(aoa), Message: 'scene.anchorTypeScene', Params: { sceneType: 'BLE', allowed: 'BLE, AOA' } },
+      {
+        Imei: String(id),
+        Message: 'scene.anchorTypeScene',
+        Params: { sceneType: 'BLE', allowed: 'BLE, AOA' },
+      },
+      {
+        Imei: String(aoa),
+        Message: 'scene.anchorTypeScene',
+        Params: { sceneType: 'BLE', allowed: 'BLE, AOA' },
+      },
       { Imei: '999999', Message: 'scene.anchorNotFound' },
     ]);
-    const stateBatch = await p.call('/Scene/editBeaconsBatchInfo', { BeaconIds: [id, aoa, third], State: 2, Rssi1m: -70, Height: 1.5 }, agent);
+    const stateBatch = await p.call(
+      '/Scene/editBeaconsBatchInfo',
+      { BeaconIds: [id, aoa, third], State: 2, Rssi1m: -70, Height: 1.5 },
+      agent,
+    );
     expect(stateBatch.body).toEqual({ State: 200, Succeeded: 3, Failed: [] });
-    expect(await count('scene_anchors', sql`scene_id = ${sceneId} AND state = 2 AND rssi_1m = -70 AND height = 1.5`)).toBe(3);
-    const majorBatch = await p.call('/Scene/editBeaconsBatchInfo', { BeaconIds: [id, third], Major: 20002 }, agent);
+    expect(
+      await count(
+        'scene_anchors',
+        sql`scene_id = ${sceneId} AND state = 2 AND rssi_1m = -70 AND height = 1.5`,
+      ),
+    ).toBe(3);
+    const majorBatch = await p.call(
+      '/Scene/editBeaconsBatchInfo',
+      { BeaconIds: [id, third], Major: 20002 },
+      agent,
+    );
     // `id` has the code and minor of `third`: only one of them may hold major 20002 (third already does).
     expect(majorBatch.body.Failed).toEqual([{ Imei: String(id), Message: 'scene.macTaken' }]);
     expect(majorBatch.body.Succeeded).toBe(1);
     const nothing = await p.call('/Scene/editBeaconsBatchInfo', { BeaconIds: [id] }, agent);
     expect(fields(nothing.body)[0]!.slice(0, 2)).toEqual(['State', 'scene.batchNothing']);
     // Keyword and type filters.
-    expect((await p.call('/Scene/BeaconsInfoList', { Keyword: 'ff:02', SceneId: sceneId }, agent)).body.Total).toBe(1);
+    expect(
+      (await p.call('/Scene/BeaconsInfoList', { Keyword: 'ff:02', SceneId: sceneId }, agent)).body.Total,
+    ).toBe(1);
     expect((await p.call('/Scene/BeaconsInfoList', { Type: 3, FloorId: floorId }, agent)).body.Total).toBe(1);
 
     // At most MAX_ANCHORS_PER_FLOOR a floor: the rest are written directly.
@@ -469,15 +676,25 @@ describe.each(databases())('scene calls on %s', (kind) => {
     await db.execute(sql`INSERT INTO scene_anchors (scene_id, floor_id, name, mac, code, major, minor, kind, x, y)
       SELECT ${sceneId}, ${floorId}, 'N' || n, 'FF:FF:' || n, 'ABCDEF0123456789', 1, n, 1, 0, 0 FROM generate_series(1, ${schemas.MAX_ANCHORS_PER_FLOOR - 2}) n`);
     const full = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId), agent);
-    expect([full.status, full.body.Message, full.body.Params]).toEqual([409, 'scene.anchorsMax', { max: schemas.MAX_ANCHORS_PER_FLOOR }]);
+    expect([full.status, full.body.Message, full.body.Params]).toEqual([
+      409,
+      'scene.anchorsMax',
+      { max: schemas.MAX_ANCHORS_PER_FLOOR },
+    ]);
     // Another floor has room.
     const room = await newAnchor(agent, upstairs);
-    await db.execute(sql`DELETE FROM scene_anchors WHERE floor_id = ${floorId} AND code = 'ABCDEF0123456789'`);
+    await db.execute(
+      sql`DELETE FROM scene_anchors WHERE floor_id = ${floorId} AND code = 'ABCDEF0123456789'`,
+    );
     await p.call('/Scene/DeleteBeaconsInfo', { BeaconIds: [room] }, agent);
 
     changes.length = 0;
     const del = await p.call('/Scene/DelBeaconsInfoByMonitor', { BeaconIds: [id, aoa, 999999] }, agent);
-    expect(del.body).toEqual({ State: 200, Succeeded: 2, Failed: [{ Imei: '999999', Message: 'scene.anchorNotFound' }] });
+    expect(del.body).toEqual({
+      State: 200,
+      Succeeded: 2,
+      Failed: [{ Imei: '999999', Message: 'scene.anchorNotFound' }],
+    });
     expect(changes).toEqual([[sceneId]]);
     expect((await p.call('/Scene/DeleteBeaconsInfo', { BeaconIds: [third] }, agent)).body.Succeeded).toBe(1);
     await p.call('/Scene/DeleteFoorsInfo', { FloorIds: [floorId, upstairs] }, agent);
@@ -491,21 +708,57 @@ describe.each(databases())('scene calls on %s', (kind) => {
     const anchor = await newAnchor(agent, floorId);
 
     const delFloor = await p.call('/Scene/DeleteFoorsInfo', { FloorIds: [floorId, spare] }, agent);
-    expect(delFloor.body).toEqual({ State: 200, Succeeded: 1, Failed: [{ Imei: String(floorId), Message: 'scene.anchorsDeployed' }] });
-    const retype = await p.call('/Scene/editFoorsInfo', { ...floorBody(sceneId, { Type: 2 }), SceneId: undefined, Plan: undefined, FloorId: floorId }, agent);
+    expect(delFloor.body).toEqual({
+      State: 200,
+      Succeeded: 1,
+      Failed: [{ Imei: String(floorId), Message: 'scene.anchorsDeployed' }],
+    });
+    const retype = await p.call(
+      '/Scene/editFoorsInfo',
+      { ...floorBody(sceneId, { Type: 2 }), SceneId: undefined, Plan: undefined, FloorId: floorId },
+      agent,
+    );
     expect(fields(retype.body)).toEqual([['Type', 'scene.typeLocked', undefined]]);
     // The other fields of the floor may change.
-    const rename = await p.call('/Scene/editFoorsInfo', { ...floorBody(sceneId, { Name: '一层' }), SceneId: undefined, Plan: undefined, FloorId: floorId }, agent);
+    const rename = await p.call(
+      '/Scene/editFoorsInfo',
+      { ...floorBody(sceneId, { Name: '一层' }), SceneId: undefined, Plan: undefined, FloorId: floorId },
+      agent,
+    );
     expect(rename.body.State).toBe(200);
     const delScene = await p.call('/Scene/DeleteSceneInfo', { SceneIds: [sceneId] }, agent);
-    expect(delScene.body).toEqual({ State: 200, Succeeded: 0, Failed: [{ Imei: String(sceneId), Message: 'scene.anchorsDeployed' }] });
-    const uwb = await p.call('/Scene/editSceneInfo', { ...sceneBody({ BeaconType: 2 }), MapSvg: undefined, SceneId: sceneId }, agent);
+    expect(delScene.body).toEqual({
+      State: 200,
+      Succeeded: 0,
+      Failed: [{ Imei: String(sceneId), Message: 'scene.anchorsDeployed' }],
+    });
+    const uwb = await p.call(
+      '/Scene/editSceneInfo',
+      { ...sceneBody({ BeaconType: 2 }), MapSvg: undefined, SceneId: sceneId },
+      agent,
+    );
     expect(fields(uwb.body)).toEqual([['BeaconType', 'scene.typeLocked', undefined]]);
     expect(await count('scenes', sql`id = ${sceneId} AND beacon_type = 1`)).toBe(1);
 
     await p.call('/Scene/DeleteBeaconsInfo', { BeaconIds: [anchor] }, agent);
-    expect((await p.call('/Scene/editFoorsInfo', { ...floorBody(sceneId, { Type: 2 }), SceneId: undefined, Plan: undefined, FloorId: floorId }, agent)).body.State).toBe(200);
-    expect((await p.call('/Scene/editSceneInfo', { ...sceneBody({ BeaconType: 2 }), MapSvg: undefined, SceneId: sceneId }, agent)).body.State).toBe(200);
+    expect(
+      (
+        await p.call(
+          '/Scene/editFoorsInfo',
+          { ...floorBody(sceneId, { Type: 2 }), SceneId: undefined, Plan: undefined, FloorId: floorId },
+          agent,
+        )
+      ).body.State,
+    ).toBe(200);
+    expect(
+      (
+        await p.call(
+          '/Scene/editSceneInfo',
+          { ...sceneBody({ BeaconType: 2 }), MapSvg: undefined, SceneId: sceneId },
+          agent,
+        )
+      ).body.State,
+    ).toBe(200);
     // A scene without anchors goes with its floors.
     expect((await p.call('/Scene/DeleteSceneInfo', { SceneIds: [sceneId] }, agent)).body.Succeeded).toBe(1);
     expect(await count('floors', sql`scene_id = ${sceneId}`)).toBe(0);
@@ -528,9 +781,17 @@ describe.each(databases())('scene calls on %s', (kind) => {
       ['/Scene/sceneInfoByMonitorForServer', { SceneId: agentScene }, 'scene.notFound'],
       ['/Scene/editSceneInfo', { ...sceneBody(), SceneId: agentScene }, 'scene.notFound'],
       ['/Scene/addFoorsInfo', floorBody(agentScene, { FloorNo: 5 }), 'scene.notFound'],
-      ['/Scene/editFoorsInfo', { ...floorBody(agentScene), SceneId: undefined, FloorId: agentFloor }, 'scene.floorNotFound'],
+      [
+        '/Scene/editFoorsInfo',
+        { ...floorBody(agentScene), SceneId: undefined, FloorId: agentFloor },
+        'scene.floorNotFound',
+      ],
       ['/Scene/addBeaconsInfoByMonitor', anchorBody(agentFloor), 'scene.floorNotFound'],
-      ['/Scene/editBeaconsInfo', { ...anchorBody(agentFloor), BeaconId: agentAnchor }, 'scene.anchorNotFound'],
+      [
+        '/Scene/editBeaconsInfo',
+        { ...anchorBody(agentFloor), BeaconId: agentAnchor },
+        'scene.anchorNotFound',
+      ],
     ];
     for (const [path, body, key] of notFound) {
       const r = await p.call(path, body, operator);
@@ -547,27 +808,52 @@ describe.each(databases())('scene calls on %s', (kind) => {
       expect([path, r.body.Succeeded, r.body.Failed[0].Message]).toEqual([path, 0, key]);
     }
     expect(await count('scene_anchors', sql`id = ${agentAnchor} AND state = 1`)).toBe(1);
-    const opList = (await p.call('/Scene/SceneInfoListByMonitor', {}, operator)).body.Items.map((s: { SceneId: number }) => s.SceneId);
+    const opList = (await p.call('/Scene/SceneInfoListByMonitor', {}, operator)).body.Items.map(
+      (s: { SceneId: number }) => s.SceneId,
+    );
     expect(opList).toEqual([operatorScene]);
 
     // clinic01, below the agent: the agent's scene on the live map, never the root's nor the sibling's.
     const clinicMap = (await p.call('/Scene/SceneInfoListByMonitor', {}, clinic)).body.Items;
     expect(clinicMap.map((s: { SceneId: number }) => s.SceneId)).toEqual([agentScene]);
     expect(clinicMap[0].Floors.map((f: { FloorId: number }) => f.FloorId)).toEqual([agentFloor]);
-    expect((await p.call('/Scene/sceneInfoByMonitor', { SceneId: agentScene }, clinic)).body.Item.Anchors.map((a: { BeaconId: number }) => a.BeaconId)).toEqual([agentAnchor]);
-    expect((await p.call('/Scene/sceneInfoByFoorId', { FloorId: agentFloor }, clinic)).body.Item.Scene.SceneId).toBe(agentScene);
-    expect((await p.call('/Scene/BeaconsInfoByMonitor', { SceneId: agentScene, FloorId: agentFloor }, clinic)).body.Items).toHaveLength(1);
-    expect((await p.call('/Scene/sceneInfoByMonitor', { SceneId: rootScene }, clinic)).body.Message).toBe('scene.notFound');
+    expect(
+      (await p.call('/Scene/sceneInfoByMonitor', { SceneId: agentScene }, clinic)).body.Item.Anchors.map(
+        (a: { BeaconId: number }) => a.BeaconId,
+      ),
+    ).toEqual([agentAnchor]);
+    expect(
+      (await p.call('/Scene/sceneInfoByFoorId', { FloorId: agentFloor }, clinic)).body.Item.Scene.SceneId,
+    ).toBe(agentScene);
+    expect(
+      (await p.call('/Scene/BeaconsInfoByMonitor', { SceneId: agentScene, FloorId: agentFloor }, clinic)).body
+        .Items,
+    ).toHaveLength(1);
+    expect((await p.call('/Scene/sceneInfoByMonitor', { SceneId: rootScene }, clinic)).body.Message).toBe(
+      'scene.notFound',
+    );
     // ... but not among the scenes it administers, nor editable by it.
     expect((await p.call('/Scene/SceneInfoList', {}, clinic)).body.Total).toBe(0);
-    expect((await p.call('/Scene/FoorsInfoList', { SceneId: agentScene }, clinic)).body.Message).toBe('scene.notFound');
-    expect((await p.call('/Scene/editSceneInfo', { ...sceneBody(), SceneId: agentScene }, clinic)).body.Message).toBe('scene.notFound');
-    expect((await p.call('/Scene/BeaconsInfoList', { SceneId: agentScene }, clinic)).body.Message).toBe('scene.notFound');
+    expect((await p.call('/Scene/FoorsInfoList', { SceneId: agentScene }, clinic)).body.Message).toBe(
+      'scene.notFound',
+    );
+    expect(
+      (await p.call('/Scene/editSceneInfo', { ...sceneBody(), SceneId: agentScene }, clinic)).body.Message,
+    ).toBe('scene.notFound');
+    expect((await p.call('/Scene/BeaconsInfoList', { SceneId: agentScene }, clinic)).body.Message).toBe(
+      'scene.notFound',
+    );
     // The root sees every scene below it among those it administers; the agent its own.
-    const rootList = (await p.call('/Scene/SceneInfoList', { PageCount: 100 }, admin)).body.Items.map((s: { SceneId: number }) => s.SceneId);
+    const rootList = (await p.call('/Scene/SceneInfoList', { PageCount: 100 }, admin)).body.Items.map(
+      (s: { SceneId: number }) => s.SceneId,
+    );
     expect(rootList).toEqual(expect.arrayContaining([agentScene, rootScene, operatorScene]));
-    expect((await p.call('/Scene/SceneInfoList', {}, agent)).body.Items.map((s: { SceneId: number }) => s.SceneId)).toEqual([agentScene]);
-    expect((await p.call('/Scene/SceneInfoList', { UserId: ids.operator }, agent)).body.Message).toBe('account.notInScope');
+    expect(
+      (await p.call('/Scene/SceneInfoList', {}, agent)).body.Items.map((s: { SceneId: number }) => s.SceneId),
+    ).toEqual([agentScene]);
+    expect((await p.call('/Scene/SceneInfoList', { UserId: ids.operator }, agent)).body.Message).toBe(
+      'account.notInScope',
+    );
 
     await p.call('/Scene/DeleteBeaconsInfo', { BeaconIds: [agentAnchor] }, agent);
     await p.call('/Scene/DeleteSceneInfo', { SceneIds: [agentScene] }, agent);
@@ -581,11 +867,27 @@ describe.each(databases())('scene calls on %s', (kind) => {
     const ground = await newFloor(agent, sceneId, { MetresPerPixel: 0.05, Geo: geo });
     const upper = await newFloor(agent, sceneId, { FloorNo: 2 });
     const [inside, outside, stale, other] = (
-      await rows<{ id: number }>(db, sql`SELECT id FROM devices WHERE account_id = ${ids.clinic} ORDER BY id LIMIT 4`)
+      await rows<{ id: number }>(
+        db,
+        sql`SELECT id FROM devices WHERE account_id = ${ids.clinic} ORDER BY id LIMIT 4`,
+      )
     ).map((r) => Number(r.id));
-    const [sibling] = (await rows<{ id: number }>(db, sql`SELECT id FROM devices WHERE account_id = ${ids.operator} ORDER BY id LIMIT 1`)).map((r) => Number(r.id));
-    const state = async (deviceId: number, floorId: number, indoorAgo: string, fixAgo: string | null, extra = sql``) => {
-      await db.execute(sql`INSERT INTO device_state (device_id) VALUES (${deviceId}) ON CONFLICT (device_id) DO NOTHING`);
+    const [sibling] = (
+      await rows<{ id: number }>(
+        db,
+        sql`SELECT id FROM devices WHERE account_id = ${ids.operator} ORDER BY id LIMIT 1`,
+      )
+    ).map((r) => Number(r.id));
+    const state = async (
+      deviceId: number,
+      floorId: number,
+      indoorAgo: string,
+      fixAgo: string | null,
+      extra = sql``,
+    ) => {
+      await db.execute(
+        sql`INSERT INTO device_state (device_id) VALUES (${deviceId}) ON CONFLICT (device_id) DO NOTHING`,
+      );
       await db.execute(sql`UPDATE device_state SET indoor_scene_id = ${sceneId}, indoor_floor_id = ${floorId}, indoor_x = 10, indoor_y = 5,
         indoor_accuracy = 1.5, indoor_method = 2, indoor_time = now() - ${indoorAgo}::interval,
         fix_time = ${fixAgo === null ? null : sql`now() - ${fixAgo}::interval`}, online = true, battery = 77 ${extra} WHERE device_id = ${deviceId}`);
@@ -595,28 +897,61 @@ describe.each(databases())('scene calls on %s', (kind) => {
     await state(stale!, ground, '3 days', null);
     await state(other!, upper, '2 minutes', null);
     await state(sibling!, ground, '1 minute', null);
-    await db.execute(sql`INSERT INTO alarms (type, device_id, account_id, status) VALUES (5, ${inside!}, ${ids.clinic}, 0)`);
+    await db.execute(
+      sql`INSERT INTO alarms (type, device_id, account_id, status) VALUES (5, ${inside!}, ${ids.clinic}, 0)`,
+    );
 
     const live = await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId }, agent);
     expect(live.body.State).toBe(200);
     expect(live.body.Items.map((d: { DeviceId: number }) => d.DeviceId)).toEqual([inside, other]);
     const first = live.body.Items[0];
-    const expected = planToWgs84({ originLat: geo.OriginLat, originLon: geo.OriginLon, rotation: geo.Rotation }, 10, 5);
-    expect(first).toMatchObject({ FloorId: ground, X: 10, Y: 5, Accuracy: 1.5, Method: 'trilateration', Online: true, Battery: 77, Sos: true });
+    const expected = planToWgs84(
+      { originLat: geo.OriginLat, originLon: geo.OriginLon, rotation: geo.Rotation },
+      10,
+      5,
+    );
+    expect(first).toMatchObject({
+      FloorId: ground,
+      X: 10,
+      Y: 5,
+      Accuracy: 1.5,
+      Method: 'trilateration',
+      Online: true,
+      Battery: 77,
+      Sos: true,
+    });
     expect(first.Lat).toBeCloseTo(expected.lat, 9);
     expect(first.Lon).toBeCloseTo(expected.lon, 9);
     expect(live.body.Items[1]).toMatchObject({ FloorId: upper, Sos: false, Lat: null, Lon: null });
     // Floor filter, and a longer window takes the stale one in.
-    expect((await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId, FloorId: upper }, agent)).body.Items.map((d: { DeviceId: number }) => d.DeviceId)).toEqual([other]);
-    expect((await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId, Minutes: 60 * 24 * 7 }, agent)).body.Items).toHaveLength(3);
+    expect(
+      (
+        await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId, FloorId: upper }, agent)
+      ).body.Items.map((d: { DeviceId: number }) => d.DeviceId),
+    ).toEqual([other]);
+    expect(
+      (await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId, Minutes: 60 * 24 * 7 }, agent))
+        .body.Items,
+    ).toHaveLength(3);
     // The admin sees the sibling's device too (its subtree); clinic01 sees its own devices.
-    expect((await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId }, admin)).body.Items).toHaveLength(3);
-    expect((await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId }, clinic)).body.Items).toHaveLength(2);
+    expect(
+      (await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId }, admin)).body.Items,
+    ).toHaveLength(3);
+    expect(
+      (await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId }, clinic)).body.Items,
+    ).toHaveLength(2);
 
     // The track: indoor points of the range in time order, outdoor points left out.
     const t0 = Date.parse('2026-11-20T08:00:00Z');
     const at = (s: number) => new Date(t0 + s * 1000);
-    const point = (deviceId: number, s: number, floorId: number | null, x: number | null, method: number | null, scene: number | null = sceneId) =>
+    const point = (
+      deviceId: number,
+      s: number,
+      floorId: number | null,
+      x: number | null,
+      method: number | null,
+      scene: number | null = sceneId,
+    ) =>
       db.execute(sql`INSERT INTO positions (device_id, time, received_at, lat, lon, valid, accuracy, scene_id, floor_id, x, y, method)
         VALUES (${deviceId}, ${at(s)}, ${at(s)}, 22.5, 113.9, true, 2, ${scene}, ${floorId}, ${x}, ${x === null ? null : x + 1}, ${method})`);
     await point(inside!, 30, ground, 2, 1);
@@ -628,29 +963,81 @@ describe.each(databases())('scene calls on %s', (kind) => {
     const track = await p.call('/Scene/deviceHistoryForScene', { DeviceId: inside, ...range }, agent);
     expect(track.body.DeviceId).toBe(inside);
     expect(track.body.Items).toEqual([
-      { Time: at(10).toISOString(), SceneId: sceneId, FloorId: ground, X: 1, Y: 2, Accuracy: 2, Method: 'uwb' },
-      { Time: at(30).toISOString(), SceneId: sceneId, FloorId: ground, X: 2, Y: 3, Accuracy: 2, Method: 'nearest' },
-      { Time: at(40).toISOString(), SceneId: sceneId, FloorId: upper, X: 3, Y: 4, Accuracy: 2, Method: 'aoa' },
+      {
+        Time: at(10).toISOString(),
+        SceneId: sceneId,
+        FloorId: ground,
+        X: 1,
+        Y: 2,
+        Accuracy: 2,
+        Method: 'uwb',
+      },
+      {
+        Time: at(30).toISOString(),
+        SceneId: sceneId,
+        FloorId: ground,
+        X: 2,
+        Y: 3,
+        Accuracy: 2,
+        Method: 'nearest',
+      },
+      {
+        Time: at(40).toISOString(),
+        SceneId: sceneId,
+        FloorId: upper,
+        X: 3,
+        Y: 4,
+        Accuracy: 2,
+        Method: 'aoa',
+      },
     ]);
-    const imei = (await rows<{ imei: string }>(db, sql`SELECT imei FROM devices WHERE id = ${inside!}`))[0]!.imei;
-    expect((await p.call('/Scene/deviceHistoryForScene', { Imei: imei, SceneId: sceneId, ...range }, clinic)).body.Items).toHaveLength(3);
-    expect((await p.call('/Scene/deviceHistoryForScene', { DeviceId: inside, ...range }, operator)).body.Message).toBe('device.notFound');
-    expect((await p.call('/Scene/deviceHistoryForScene', { DeviceId: inside, SceneId: sceneId, ...range }, operator)).body.Message).toBe('device.notFound');
-    const reversed = await p.call('/Scene/deviceHistoryForScene', { DeviceId: inside, StartTime: range.EndTime, EndTime: range.StartTime }, agent);
+    const imei = (await rows<{ imei: string }>(db, sql`SELECT imei FROM devices WHERE id = ${inside!}`))[0]!
+      .imei;
+    expect(
+      (await p.call('/Scene/deviceHistoryForScene', { Imei: imei, SceneId: sceneId, ...range }, clinic)).body
+        .Items,
+    ).toHaveLength(3);
+    expect(
+      (await p.call('/Scene/deviceHistoryForScene', { DeviceId: inside, ...range }, operator)).body.Message,
+    ).toBe('device.notFound');
+    expect(
+      (
+        await p.call(
+          '/Scene/deviceHistoryForScene',
+          { DeviceId: inside, SceneId: sceneId, ...range },
+          operator,
+        )
+      ).body.Message,
+    ).toBe('device.notFound');
+    const reversed = await p.call(
+      '/Scene/deviceHistoryForScene',
+      { DeviceId: inside, StartTime: range.EndTime, EndTime: range.StartTime },
+      agent,
+    );
     expect(fields(reversed.body)[0]!.slice(0, 2)).toEqual(['EndTime', 'scene.historyRange']);
-    const long = await p.call('/Scene/deviceHistoryForScene', { DeviceId: inside, StartTime: at(0).toISOString(), EndTime: at(8 * 86400).toISOString() }, agent);
+    const long = await p.call(
+      '/Scene/deviceHistoryForScene',
+      { DeviceId: inside, StartTime: at(0).toISOString(), EndTime: at(8 * 86400).toISOString() },
+      agent,
+    );
     expect(fields(long.body)[0]).toEqual(['EndTime', 'scene.historyTooLong', { days: 7 }]);
     const none = await p.call('/Scene/deviceHistoryForScene', { ...range }, agent);
     expect(fields(none.body)[0]!.slice(0, 2)).toEqual(['DeviceId', 'validation.required']);
 
-    await db.execute(sql`UPDATE device_state SET indoor_scene_id = NULL, indoor_floor_id = NULL, indoor_time = NULL`);
+    await db.execute(
+      sql`UPDATE device_state SET indoor_scene_id = NULL, indoor_floor_id = NULL, indoor_time = NULL`,
+    );
     await db.execute(sql`DELETE FROM positions WHERE scene_id IS NOT NULL OR time < ${at(5000)}`);
     await db.execute(sql`DELETE FROM alarms WHERE device_id = ${inside!} AND type = 5`);
     await p.call('/Scene/DeleteSceneInfo', { SceneIds: [sceneId] }, agent);
   });
 
   it("removes a deleted account's scenes with their floors and anchors", async () => {
-    const made = await p.call('/user/registerNewUser', { LoginName: 'sceneowner01', Password: 'abc123' }, agent);
+    const made = await p.call(
+      '/user/registerNewUser',
+      { LoginName: 'sceneowner01', Password: 'abc123' },
+      agent,
+    );
     expect(made.body.State).toBe(200);
     const owner = made.body.UserId as number;
     const sceneId = await newScene(agent, { UserId: owner });

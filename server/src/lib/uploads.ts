@@ -24,7 +24,8 @@ export const isPng = (b: Buffer) => b.length > 8 && b.subarray(0, 8).equals(PNG_
 export const svgText = (b: Buffer) => b.toString('utf8').replace(/^\uFEFF/, '');
 
 /** An XML prolog, comments and a DOCTYPE without an internal subset (no entities) may come before <svg. */
-const SVG_START = /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>[]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
+const SVG_START =
+  /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>[]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
 
 export const isSvg = (b: Buffer) => SVG_START.test(svgText(b));
 
@@ -36,7 +37,13 @@ export function sniffImage(b: Buffer): ImageType | null {
 }
 
 /** Colour types of PNG and the bit depths each allows (PNG spec, IHDR). */
-const PNG_DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+const PNG_DEPTHS: Record<number, number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
 
 /**
  * The size of a PNG read from its header: the signature, then an IHDR chunk of 13 bytes whose CRC
@@ -63,6 +70,9 @@ export const declaresEntities = (text: string) => /<!DOCTYPE[^>[]*\[/i.test(text
 
 let purifier: { purify: DOMPurify; window: JSDOM['window'] } | undefined;
 
+/** A raster picture as a data: URL (never SVG, which could hold more). */
+const EMBEDDED_PICTURE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$/i;
+
 /** A `url(...)` that points outside the file (anything but a `#fragment`). */
 const EXTERNAL_URL = /url\(\s*['"]?\s*(?!#)/i;
 
@@ -70,11 +80,18 @@ function purifierOnce() {
   if (purifier) return purifier;
   const { window } = new JSDOM('');
   const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
-  purify.addHook('uponSanitizeAttribute', (_node, data) => {
+  purify.addHook('uponSanitizeAttribute', (node, data) => {
     const name = data.attrName.toLowerCase();
     const value = data.attrValue.trim();
-    // Only references inside the file: an href to anything else (http:, javascript:, data:) goes.
-    if ((name === 'href' || name === 'xlink:href' || name === 'src') && !value.startsWith('#')) data.keepAttr = false;
+    // Only references inside the file (an href to http:, javascript: ... goes), and raster pictures
+    // embedded in an <image> (a scanned plan under the drawing), which run nothing.
+    const embeddedPicture = node.nodeName.toLowerCase() === 'image' && EMBEDDED_PICTURE.test(value);
+    if (
+      (name === 'href' || name === 'xlink:href' || name === 'src') &&
+      !value.startsWith('#') &&
+      !embeddedPicture
+    )
+      data.keepAttr = false;
     if (EXTERNAL_URL.test(value)) data.keepAttr = false;
   });
   purifier = { purify, window };

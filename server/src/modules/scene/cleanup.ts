@@ -9,7 +9,9 @@ import { idList } from './repo.js';
 
 /** Removes the account's scenes, floors and anchors; answers the scene ids removed. */
 export async function removeAccountScenes(tx: Tx | Db, accountId: number): Promise<number[]> {
-  const owned = (await rows<{ id: number }>(tx as Db, sql`SELECT id FROM scenes WHERE owner_id = ${accountId}`)).map((r) => Number(r.id));
+  const owned = (
+    await rows<{ id: number }>(tx as Db, sql`SELECT id FROM scenes WHERE owner_id = ${accountId}`)
+  ).map((r) => Number(r.id));
   if (!owned.length) return [];
   await tx.execute(sql`DELETE FROM scene_anchors WHERE scene_id IN (${idList(owned)})`);
   await tx.execute(sql`DELETE FROM floors WHERE scene_id IN (${idList(owned)})`);

@@ -9,7 +9,16 @@ import { scene as schemas } from '@wt/contract';
 import type { AppDeps } from '../../deps.js';
 import { fieldError } from '../../lib/errors.js';
 import { rows } from '../../lib/sql.js';
-import { declaresEntities, decodeUpload, isPng, isSvg, pngInfo, sanitizeSvg, sniffImage, svgText } from '../../lib/uploads.js';
+import {
+  declaresEntities,
+  decodeUpload,
+  isPng,
+  isSvg,
+  pngInfo,
+  sanitizeSvg,
+  sniffImage,
+  svgText,
+} from '../../lib/uploads.js';
 
 const { FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_MAX_SIDE, SCENE_ICON_MAX_BYTES, SCENE_MAP_MAX_BYTES } = schemas;
 const MB = 1024 * 1024;
@@ -19,13 +28,15 @@ export const newFileKey = () => randomBytes(16).toString('hex');
 
 export const mapUrl = (sceneId: number, key: string) => `/api/scene/map/${sceneId}-${key}.svg`;
 export const planUrl = (floorId: number, key: string) => `/api/scene/plan/${floorId}-${key}.png`;
-export const iconUrl = (sceneId: number, key: string | null) => (key ? `/api/scene/icon/${sceneId}-${key}` : null);
+export const iconUrl = (sceneId: number, key: string | null) =>
+  key ? `/api/scene/icon/${sceneId}-${key}` : null;
 
 /** The sanitized SVG map of field `field`: SVG only, under 6 MB, something left once cleaned. */
 export function checkMap(data: string, field = 'MapSvg'): string {
   const bytes = decodeUpload(data);
   if (!bytes || !bytes.length) throw fieldError(field, 'scene.mapType');
-  if (bytes.length >= SCENE_MAP_MAX_BYTES) throw fieldError(field, 'scene.mapTooLarge', { max: SCENE_MAP_MAX_BYTES / MB });
+  if (bytes.length >= SCENE_MAP_MAX_BYTES)
+    throw fieldError(field, 'scene.mapTooLarge', { max: SCENE_MAP_MAX_BYTES / MB });
   const text = svgText(bytes);
   // Entity declarations are never expanded; a map declaring them is refused whole.
   if (declaresEntities(text)) throw fieldError(field, 'scene.mapInvalid');
@@ -39,7 +50,8 @@ export function checkMap(data: string, field = 'MapSvg'): string {
 /** A floor plan: PNG by its bytes, with a readable header giving its size, within the limits. */
 export function checkPlan(data: string, field = 'Plan'): { bytes: Buffer; width: number; height: number } {
   const bytes = decodeUpload(data);
-  const tooLarge = () => fieldError(field, 'scene.planTooLarge', { max: FLOOR_PLAN_MAX_BYTES / MB, side: FLOOR_PLAN_MAX_SIDE });
+  const tooLarge = () =>
+    fieldError(field, 'scene.planTooLarge', { max: FLOOR_PLAN_MAX_BYTES / MB, side: FLOOR_PLAN_MAX_SIDE });
   if (!bytes || !isPng(bytes)) throw fieldError(field, 'scene.planType');
   if (bytes.length > FLOOR_PLAN_MAX_BYTES) throw tooLarge();
   const info = pngInfo(bytes);
@@ -74,7 +86,8 @@ function parseName(name: string, ext: string): { id: number; key: string } | nul
   return { id: Number(m[1]), key: m[2]! };
 }
 
-const sameKey = (a: string | null, b: string) => a !== null && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameKey = (a: string | null, b: string) =>
+  a !== null && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 function send(reply: FastifyReply, type: string, body: Buffer | string) {
   return (
@@ -100,7 +113,10 @@ export const sceneFileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
   app.get<{ Params: { name: string } }>('/api/scene/map/:name', async (req, reply) => {
     const ref = parseName(req.params.name, '.svg');
     if (!ref) return notFound(reply);
-    const [row] = await rows<{ map_svg: string; map_key: string }>(db(), sql`SELECT map_svg, map_key FROM scenes WHERE id = ${ref.id}`);
+    const [row] = await rows<{ map_svg: string; map_key: string }>(
+      db(),
+      sql`SELECT map_svg, map_key FROM scenes WHERE id = ${ref.id}`,
+    );
     if (!row || !sameKey(row.map_key, ref.key)) return notFound(reply);
     return send(reply, 'image/svg+xml', row.map_svg);
   });
@@ -108,7 +124,10 @@ export const sceneFileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
   app.get<{ Params: { name: string } }>('/api/scene/plan/:name', async (req, reply) => {
     const ref = parseName(req.params.name, '.png');
     if (!ref) return notFound(reply);
-    const [row] = await rows<{ plan: Buffer | Uint8Array; plan_key: string }>(db(), sql`SELECT plan, plan_key FROM floors WHERE id = ${ref.id}`);
+    const [row] = await rows<{ plan: Buffer | Uint8Array; plan_key: string }>(
+      db(),
+      sql`SELECT plan, plan_key FROM floors WHERE id = ${ref.id}`,
+    );
     if (!row || !sameKey(row.plan_key, ref.key)) return notFound(reply);
     return send(reply, 'image/png', Buffer.from(row.plan));
   });
@@ -116,10 +135,11 @@ export const sceneFileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
   app.get<{ Params: { name: string } }>('/api/scene/icon/:name', async (req, reply) => {
     const ref = parseName(req.params.name, '');
     if (!ref) return notFound(reply);
-    const [row] = await rows<{ icon: Buffer | Uint8Array | null; icon_type: string | null; icon_key: string | null }>(
-      db(),
-      sql`SELECT icon, icon_type, icon_key FROM scenes WHERE id = ${ref.id}`,
-    );
+    const [row] = await rows<{
+      icon: Buffer | Uint8Array | null;
+      icon_type: string | null;
+      icon_key: string | null;
+    }>(db(), sql`SELECT icon, icon_type, icon_key FROM scenes WHERE id = ${ref.id}`);
     if (!row?.icon || !sameKey(row.icon_key, ref.key)) return notFound(reply);
     return send(reply, row.icon_type === 'svg' ? 'image/svg+xml' : 'image/png', Buffer.from(row.icon));
   });

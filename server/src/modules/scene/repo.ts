@@ -27,7 +27,8 @@ export { list as idList };
  *   root (a care home's operators see the care home's building). Never a sibling's.
  */
 export function sceneReach(user: Pick<AuthUser, 'path'>, reach: 'edit' | 'view'): SQL {
-  const above = reach === 'view' ? sql` OR (a.parent_id IS NOT NULL AND ${user.path} LIKE a.path || '%')` : sql``;
+  const above =
+    reach === 'view' ? sql` OR (a.parent_id IS NOT NULL AND ${user.path} LIKE a.path || '%')` : sql``;
   return sql`s.owner_id IN (SELECT a.id FROM accounts a WHERE a.path LIKE ${subtreePattern(user)}${above})`;
 }
 
@@ -77,7 +78,11 @@ const toScene = (r: SceneRow): schemas.Scene => ({
   CreatedAt: iso(r.created_at)!,
 });
 
-export async function scenesWhere(db: Executor, cond: SQL, tail: SQL = sql`ORDER BY s.id`): Promise<schemas.Scene[]> {
+export async function scenesWhere(
+  db: Executor,
+  cond: SQL,
+  tail: SQL = sql`ORDER BY s.id`,
+): Promise<schemas.Scene[]> {
   return (await q<SceneRow>(db, sql`${SCENE_SELECT} WHERE ${cond} ${tail}`)).map(toScene);
 }
 
@@ -87,7 +92,12 @@ export async function countScenes(db: Executor, cond: SQL): Promise<number> {
 }
 
 /** The scene in reach, or "not found". */
-export async function sceneInReach(db: Executor, user: Pick<AuthUser, 'path'>, reach: 'edit' | 'view', id: number): Promise<schemas.Scene> {
+export async function sceneInReach(
+  db: Executor,
+  user: Pick<AuthUser, 'path'>,
+  reach: 'edit' | 'view',
+  id: number,
+): Promise<schemas.Scene> {
   const [found] = await scenesWhere(db, sql`s.id = ${id} AND ${sceneReach(user, reach)}`);
   if (!found) throw sceneNotFound();
   return found;
@@ -131,22 +141,38 @@ export const toFloor = (r: FloorRow): schemas.FloorSummary => ({
   Geo:
     r.origin_lat === null || r.origin_lon === null
       ? null
-      : { OriginLat: Number(r.origin_lat), OriginLon: Number(r.origin_lon), Rotation: Number(r.rotation ?? 0) },
+      : {
+          OriginLat: Number(r.origin_lat),
+          OriginLon: Number(r.origin_lon),
+          Rotation: Number(r.rotation ?? 0),
+        },
   Exponent: Number(r.exponent),
   AnchorCount: Number(r.anchor_count),
 });
 
-export async function floorsWhere(db: Executor, cond: SQL, tail: SQL = sql`ORDER BY f.scene_id, f.floor_no, f.id`): Promise<schemas.FloorSummary[]> {
+export async function floorsWhere(
+  db: Executor,
+  cond: SQL,
+  tail: SQL = sql`ORDER BY f.scene_id, f.floor_no, f.id`,
+): Promise<schemas.FloorSummary[]> {
   return (await q<FloorRow>(db, sql`${FLOOR_SELECT} WHERE ${cond} ${tail}`)).map(toFloor);
 }
 
 export async function countFloors(db: Executor, cond: SQL): Promise<number> {
-  const [r] = await q<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM floors f JOIN scenes s ON s.id = f.scene_id WHERE ${cond}`);
+  const [r] = await q<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM floors f JOIN scenes s ON s.id = f.scene_id WHERE ${cond}`,
+  );
   return Number(r?.n ?? 0);
 }
 
 /** The floor in reach (through its scene), or "not found". */
-export async function floorInReach(db: Executor, user: Pick<AuthUser, 'path'>, reach: 'edit' | 'view', id: number): Promise<schemas.FloorSummary> {
+export async function floorInReach(
+  db: Executor,
+  user: Pick<AuthUser, 'path'>,
+  reach: 'edit' | 'view',
+  id: number,
+): Promise<schemas.FloorSummary> {
   const [found] = await floorsWhere(db, sql`f.id = ${id} AND ${sceneReach(user, reach)}`);
   if (!found) throw floorNotFound();
   return found;
@@ -195,17 +221,29 @@ const toAnchor = (r: AnchorRow): schemas.Anchor => ({
   CreatedAt: iso(r.created_at)!,
 });
 
-export async function anchorsWhere(db: Executor, cond: SQL, tail: SQL = sql`ORDER BY an.floor_id, an.id`): Promise<schemas.Anchor[]> {
+export async function anchorsWhere(
+  db: Executor,
+  cond: SQL,
+  tail: SQL = sql`ORDER BY an.floor_id, an.id`,
+): Promise<schemas.Anchor[]> {
   return (await q<AnchorRow>(db, sql`${ANCHOR_SELECT} WHERE ${cond} ${tail}`)).map(toAnchor);
 }
 
 export async function countAnchors(db: Executor, cond: SQL): Promise<number> {
-  const [r] = await q<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM scene_anchors an JOIN scenes s ON s.id = an.scene_id WHERE ${cond}`);
+  const [r] = await q<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM scene_anchors an JOIN scenes s ON s.id = an.scene_id WHERE ${cond}`,
+  );
   return Number(r?.n ?? 0);
 }
 
 /** The anchor in reach (through its scene), or "not found". */
-export async function anchorInReach(db: Executor, user: Pick<AuthUser, 'path'>, reach: 'edit' | 'view', id: number): Promise<schemas.Anchor> {
+export async function anchorInReach(
+  db: Executor,
+  user: Pick<AuthUser, 'path'>,
+  reach: 'edit' | 'view',
+  id: number,
+): Promise<schemas.Anchor> {
   const [found] = await anchorsWhere(db, sql`an.id = ${id} AND ${sceneReach(user, reach)}`);
   if (!found) throw anchorNotFound();
   return found;
