@@ -2,6 +2,7 @@
 // sample value, so a body gets past validation and reaches the handler (or the check before it).
 import type { z } from 'zod';
 import { SCHEMAS, dateInput, pipeInput, schemaLeaves, schemaType, unionOptions } from '@wt/contract';
+import { CLEAN_SVG, pngBase64, svgBase64 } from './images.js';
 
 /** A plausible valid value for a leaf, so the rest of the body gets past validation. */
 export function sample(leaf: z.ZodType, key: string, imei: string): unknown {
@@ -57,6 +58,10 @@ export function setAt(body: Record<string, unknown>, path: (string | number)[], 
  */
 const CIRCLE = { Type: 'circle', Lat: 22.54, Lon: 113.93, Radius: 200 };
 const WATCHED = { UserIds: [1] };
+/** Indoor scenes: files checked by content, a MAC and an iBeacon code of the right forms. */
+const SCENE = { MapSvg: svgBase64(CLEAN_SVG), BeaconType: 1, Method: 1 };
+const FLOOR = { Plan: pngBase64(4, 3), Type: 1 };
+const ANCHOR = { Mac: 'AC:23:3F:A0:00:01', Code: 'FDA50693A4E24FB1AFCFC6EB07647825', Type: 1 };
 const COMPLETIONS = new Map<z.ZodType, Record<string, unknown>>(
   (
     [
@@ -67,6 +72,15 @@ const COMPLETIONS = new Map<z.ZodType, Record<string, unknown>>(
       ['/Geofence/addGeofenceMonitorXingzheng', { ...WATCHED, DistrictCode: '440305' }],
       ['/Geofence/updateMonitorGeofence', WATCHED],
       ['/Geofence/addMonitorFences', WATCHED],
+      ['/Scene/addSceneInfo', SCENE],
+      ['/Scene/addSceneInfoByMonitor', SCENE],
+      ['/Scene/editSceneInfo', SCENE],
+      ['/Scene/editSceneInfoByMonitor', SCENE],
+      ['/Scene/addFoorsInfo', FLOOR],
+      ['/Scene/editFoorsInfo', FLOOR],
+      ['/Scene/addBeaconsInfoByMonitor', ANCHOR],
+      ['/Scene/editBeaconsInfo', ANCHOR],
+      ['/Scene/editBeaconsBatchInfo', { State: 1 }],
     ] as const
   ).map(([path, extra]) => [SCHEMAS[path].request as z.ZodType, extra]),
 );

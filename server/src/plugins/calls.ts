@@ -47,6 +47,13 @@ export const LARGE_BODY_LIMITS: Record<string, number> = {
   // A wearer's avatar as a data: URL: at most 3 MB of it (person profileFields).
   '/person/savepersonprofile': 4 * MB,
   '/person/batchupdateperson': 4 * MB,
+  // A scene's SVG map (under 6 MB) and icon (256 KB), base64; a floor's PNG plan (10 MB), base64.
+  '/scene/addsceneinfo': 9 * MB,
+  '/scene/addsceneinfobymonitor': 9 * MB,
+  '/scene/editsceneinfo': 9 * MB,
+  '/scene/editsceneinfobymonitor': 9 * MB,
+  '/scene/addfoorsinfo': 14 * MB,
+  '/scene/editfoorsinfo': 14 * MB,
 };
 
 /** The calls an account that must change its password may still make. */

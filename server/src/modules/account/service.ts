@@ -9,6 +9,7 @@ import {
   ADMIN_USER_TYPE,
   LOG_ACTIONS,
   accountFence as accountFenceSchemas,
+  scene as sceneSchemas,
   State,
   account as schemas,
   formatDateTime,
@@ -26,6 +27,7 @@ import { revokeSessions } from '../user/repo.js';
 import { log as loginLog } from '../user/service.js';
 import { readSheetRows } from '../device/excel.js';
 import { removeAccountFenceData } from '../account-fence/cleanup.js';
+import { removeAccountScenes } from '../scene/cleanup.js';
 import type { AccountFencesChangedEvent } from '../account-fence/routes.js';
 import { assignableSet, invalidateAccounts } from './access.js';
 import * as repo from './repo.js';
@@ -269,7 +271,7 @@ export async function initPassword(ctx: AuthedContext, b: Body<'/user/InitUserPa
 export async function remove(ctx: AuthedContext, b: Body<'/user/removeUserById'>) {
   const { db } = ctx.deps.database;
   const target = await subAccount(ctx, b.UserId, 'account.deleteSelf');
-  const fencesChanged = await db.transaction(async (tx) => {
+  const { fencesChanged, scenesRemoved } = await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     // Under the tree lock, so no sub-account appears below it meanwhile.
     await t.execute(sql`SELECT pg_advisory_xact_lock(${repo.TREE_LOCK})`);
@@ -283,9 +285,12 @@ export async function remove(ctx: AuthedContext, b: Body<'/user/removeUserById'>
     await t.execute(sql`DELETE FROM permission_sets WHERE owner_id = ${target.id}`);
     // Its account fences go with it, and others' fences stop watching it.
     const fences = await removeAccountFenceData(t, target.id);
+    // Its indoor scenes go with it, with their floors and anchors.
+    const sceneIds = await removeAccountScenes(t, target.id);
     await t.execute(sql`DELETE FROM accounts WHERE id = ${target.id}`);
-    return fences;
+    return { fencesChanged: fences, scenesRemoved: sceneIds };
   });
+  if (scenesRemoved.length) ctx.deps.bus.publish(sceneSchemas.SCENES_CHANGED_TOPIC, { sceneIds: scenesRemoved });
   if (fencesChanged.length) ctx.deps.bus.publish(accountFenceSchemas.ACCOUNT_FENCES_CHANGED_TOPIC, { fenceIds: fencesChanged } satisfies AccountFencesChangedEvent);
   ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: target.id } satisfies SessionsEndedEvent);
   invalidateAccounts(ctx, [target.id]);

@@ -6,8 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import createDOMPurify, { type DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
 import type { FastifyPluginAsync } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { BRAND_ICON_MAX_BYTES } from '@wt/contract';
@@ -16,6 +14,7 @@ import type { AppDeps } from '../../deps.js';
 import { platformBrands } from '../../db/schema/index.js';
 import { fieldError } from '../../lib/errors.js';
 import { accountInScope } from '../../lib/scope.js';
+import { decodeUpload, isPng, isSvg, sanitizeSvg, svgText } from '../../lib/uploads.js';
 import { iconUrl } from './brand.js';
 
 export const BRAND_DIR = (dataDir: string) => path.resolve(dataDir, 'brand');
@@ -26,64 +25,21 @@ type IconType = 'png' | 'ico' | 'svg';
 
 /** The icon type the bytes are, or null. */
 export function sniffIcon(b: Buffer): IconType | null {
-  if (b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (isPng(b)) return 'png';
   // ICONDIR: reserved 0, type 1 (icon), at least one image.
   if (b.length > 6 && b.readUInt16LE(0) === 0 && b.readUInt16LE(2) === 1 && b.readUInt16LE(4) > 0) return 'ico';
-  const text = b.toString('utf8').replace(/^\uFEFF/, '');
-  // An XML prolog, comments and a DOCTYPE without an internal subset (no entities) may come before <svg.
-  if (/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>[]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(text)) return 'svg';
-  return null;
-}
-
-let purifier: { purify: DOMPurify; window: JSDOM['window'] } | undefined;
-
-/** An `href` or `url(...)` that points outside the file. */
-const EXTERNAL_URL = /url\(\s*['"]?\s*(?!#)/i;
-
-function purifierOnce() {
-  if (purifier) return purifier;
-  const { window } = new JSDOM('');
-  const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
-  purify.addHook('uponSanitizeAttribute', (_node, data) => {
-    const name = data.attrName.toLowerCase();
-    const value = data.attrValue.trim();
-    if ((name === 'href' || name === 'xlink:href' || name === 'src') && !value.startsWith('#')) data.keepAttr = false;
-    if (EXTERNAL_URL.test(value)) data.keepAttr = false;
-  });
-  purifier = { purify, window };
-  return purifier;
-}
-
-/** The SVG without anything active or external, as XML; null when nothing of an SVG is left. */
-export function sanitizeSvg(source: string): string | null {
-  const { purify, window } = purifierOnce();
-  const body = purify.sanitize(source, {
-    USE_PROFILES: { svg: true, svgFilters: true },
-    FORBID_TAGS: ['foreignObject', 'script', 'style', 'a'],
-    RETURN_DOM: true,
-  });
-  const svg = (body as unknown as Element).querySelector('svg');
-  if (!svg) return null;
-  return new window.XMLSerializer().serializeToString(svg);
-}
-
-/** The bytes of a data: URL or plain base64; null when it is neither. */
-function decode(data: string): Buffer | null {
-  const m = /^data:[\w/+.-]*(;[\w=-]+)*;base64,/i.exec(data);
-  const b64 = (m ? data.slice(m[0].length) : data).replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) return null;
-  return Buffer.from(b64, 'base64');
+  return isSvg(b) ? 'svg' : null;
 }
 
 /** Checks and, for an SVG, cleans an icon; answers the bytes to store and their type. */
 export function checkIcon(data: string): { bytes: Buffer; type: IconType } {
-  const bytes = decode(data.trim());
+  const bytes = decodeUpload(data);
   if (!bytes || bytes.length === 0) throw fieldError('Data', 'platform.iconInvalid');
   if (bytes.length > BRAND_ICON_MAX_BYTES) throw fieldError('Data', 'platform.iconTooLarge', { max: BRAND_ICON_MAX_BYTES / 1024 });
   const type = sniffIcon(bytes);
   if (!type) throw fieldError('Data', 'platform.iconType');
   if (type !== 'svg') return { bytes, type };
-  const clean = sanitizeSvg(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  const clean = sanitizeSvg(svgText(bytes));
   if (!clean) throw fieldError('Data', 'platform.iconInvalid');
   return { bytes: Buffer.from(clean, 'utf8'), type };
 }
