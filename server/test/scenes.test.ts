@@ -571,11 +571,13 @@ describe.each(databases())('scene calls on %s', (kind) => {
       agent,
     );
     expect([sameCode.status, sameCode.body.Message]).toEqual([409, 'scene.macTaken']);
-    // A UWB anchor does not fit a Bluetooth scene; an AOA locator does.
-    const uwb = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId, { Type: 2 }), agent);
-    expect(fields(uwb.body)).toEqual([
-      ['Type', 'scene.anchorTypeScene', { sceneType: 'BLE', allowed: 'BLE, AOA' }],
-    ]);
+    // A BLE beacon does not fit a UWB scene; a UWB anchor (a UWB wing) and an AOA locator fit a Bluetooth one.
+    const uwbFloor = await newFloor(agent, await newScene(agent, { BeaconType: 2 }));
+    const ble = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(uwbFloor, { Type: 1 }), agent);
+    expect(fields(ble.body)).toEqual([['Type', 'scene.anchorTypeScene', { sceneType: 'UWB', allowed: 'UWB, AOA' }]]);
+    const uwbHere = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId, { Type: 2, Mac: 'AC:23:3F:A0:FF:0E', Minor: 4242 }), agent);
+    expect(uwbHere.body.State).toBe(200);
+    expect((await p.call('/Scene/DeleteBeaconsInfo', { BeaconIds: [uwbHere.body.BeaconId] }, agent)).body.Succeeded).toBe(1);
     const aoa = await newAnchor(agent, floorId, { Type: 3, Heading: 45 });
     const bad: [Record<string, unknown>, unknown[]][] = [
       [{ Mac: 'AC:23:3F' }, ['Mac', 'scene.macInvalid']],
@@ -624,23 +626,11 @@ describe.each(databases())('scene calls on %s', (kind) => {
 
     // Batch: a type that does not fit is refused per anchor; a major that collides too.
     const third = await newAnchor(agent, floorId, { Code: body.Code, Major: 20002, Minor: moved[0].Minor });
-    const typeBatch = await p.call(
-      '/Scene/editBeaconsBatchInfo',
-      { BeaconIds: [id, aoa, 999999], Type: 2 },
-      agent,
-    );
+    const uwbAnchor = await newAnchor(agent, uwbFloor, { Type: 2, Mac: 'AC:23:3F:A0:FF:0D', Minor: 4243 });
+    const typeBatch = await p.call('/Scene/editBeaconsBatchInfo', { BeaconIds: [uwbAnchor, 999999], Type: 1 }, agent);
     expect(typeBatch.body.Succeeded).toBe(0);
     expect(typeBatch.body.Failed).toEqual([
-      {
-        Imei: String(id),
-        Message: 'scene.anchorTypeScene',
-        Params: { sceneType: 'BLE', allowed: 'BLE, AOA' },
-      },
-      {
-        Imei: String(aoa),
-        Message: 'scene.anchorTypeScene',
-        Params: { sceneType: 'BLE', allowed: 'BLE, AOA' },
-      },
+      { Imei: String(uwbAnchor), Message: 'scene.anchorTypeScene', Params: { sceneType: 'UWB', allowed: 'UWB, AOA' } },
       { Imei: '999999', Message: 'scene.anchorNotFound' },
     ]);
     const stateBatch = await p.call(

@@ -68,9 +68,12 @@ async function lockScene(tx: Tx, sceneId: number): Promise<{ id: number; beacon_
   return row ?? null;
 }
 
-/** Anchor types a scene takes: BLE scenes BLE beacons and AOA locators, UWB scenes UWB anchors and AOA locators. */
+/**
+ * Anchor types a scene takes: a Bluetooth scene BLE beacons, AOA locators and UWB anchors (a wing
+ * with UWB, as the demo care home has); a UWB scene UWB anchors and AOA locators.
+ */
 const ALLOWED_ANCHORS: Record<number, { types: number[]; sceneType: string; allowed: string }> = {
-  1: { types: [1, 3], sceneType: 'BLE', allowed: 'BLE, AOA' },
+  1: { types: [1, 2, 3], sceneType: 'BLE', allowed: 'BLE, UWB, AOA' },
   2: { types: [2, 3], sceneType: 'UWB', allowed: 'UWB, AOA' },
 };
 
