@@ -47,6 +47,14 @@ export interface EngineOptions {
   tagHeight: number;
   /** Floor under the sd of a range, m (mounting, body shadowing: a range is never known better). */
   minRangeSd: number;
+  /**
+   * An anchor with a fresh estimate that a scan did not report, while the scan reported a weaker
+   * one, was most likely below what the scan could carry (wearables report only their N loudest,
+   * gateways only above a threshold): its estimate is pulled toward the scan's weakest reading, as
+   * a censored measurement. Without this, anchors heard only when shadowing favours them keep
+   * estimates that are too loud, and fixes lean toward them.
+   */
+  censorMisses: boolean;
   /** Smoothing of trilateration, UWB and AOA fixes; null for raw fixes. */
   positionFilter: PositionFilterOptions | null;
   aoa: AoaOptions;
@@ -62,7 +70,8 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   k: 6,
   tagHeight: 1.2,
   minRangeSd: 0.5,
-  positionFilter: { processNoise: 0.6, maxGapMs: 15_000 },
+  censorMisses: true,
+  positionFilter: { processNoise: 1.5, maxGapMs: 15_000 },
   aoa: { angleSigmaDeg: 4, minCrossingDeg: 10, tagHeight: 1.2, maxRange: 60 },
   tagTtlMs: 10 * 60_000,
 };
@@ -344,10 +353,12 @@ export class IndoorEngine {
     const o = this.options;
     // Smooth every valid reading and score the floors heard in this scan.
     const relByFloor = new Map<string, number[]>();
+    let weakest = Infinity;
     for (const h of heard) {
       if (!h || !isPlausibleRssi(h.rssi)) continue;
       const key = this.anchorOf(h.anchor);
       if (!key) continue;
+      if (h.rssi < weakest) weakest = h.rssi;
       const a = this.anchors.get(key)!;
       const s = smoothRssi(state.rssi.get(key), h.rssi, time, o.smoothing);
       state.rssi.set(key, s);
@@ -371,7 +382,14 @@ export class IndoorEngine {
         continue;
       }
       const a = this.anchors.get(key);
-      if (a && a.floor === floor) cands.push({ a, s, score: s.value - a.rssi1m });
+      if (!a || a.floor !== floor) continue;
+      if (o.censorMisses && s.time < time && s.value > weakest) {
+        // Not heard now though louder than the weakest heard: a reading at most `weakest` (its time is left as is, so it still expires).
+        const k = s.variance / (s.variance + o.smoothing.measurementNoise);
+        s.value += k * (weakest - s.value);
+        s.variance *= 1 - k;
+      }
+      cands.push({ a, s, score: s.value - a.rssi1m });
     }
     if (!cands.length) return null;
     cands.sort((p, q) => q.score - p.score);
@@ -382,7 +400,7 @@ export class IndoorEngine {
         const { a, s } = cands[i];
         const d = distanceFromRssi(s.value, a.rssi1m, floor.exponent);
         const sdDb = Math.sqrt(varianceAt(s, time, o.smoothing));
-        ranges.push({ x: a.x, y: a.y, dz: a.height - o.tagHeight, d, sd: Math.max(o.minRangeSd, distanceSigma(d, sdDb, floor.exponent)) });
+        ranges.push({ x: a.x, y: a.y, dz: a.height - o.tagHeight, d, sd: o.minRangeSd, relSd: distanceSigma(1, sdDb, floor.exponent) });
       }
       const prev = state.pos && state.pos.floor === floor.id ? state.pos : undefined;
       const p = trilaterate(ranges, { start: prev });

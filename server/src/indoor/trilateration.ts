@@ -15,8 +15,16 @@ export interface Range {
   dz: number;
   /** Estimated slant distance, m. */
   d: number;
-  /** Its standard deviation, m (> 0). */
+  /** Its standard deviation, m (> 0): a floor under the sd when `relSd` is given. */
   sd: number;
+  /**
+   * Relative sd of the range (sd / distance), for ranges from RSSI, whose error grows with distance.
+   * The weight follows the distance at the current estimate, not the measured one: weighting by the
+   * measured range would trust most the ranges whose noise made them short, pulling fixes toward
+   * anchors. (A log-domain residual, the textbook fit for log-normal ranges, measured slightly worse
+   * here once RSSI is smoothed: the smoothed errors are small and nearly symmetric in metres.)
+   */
+  relSd?: number;
 }
 
 export interface RangeFix {
@@ -94,7 +102,8 @@ export function trilaterate(ranges: readonly Range[], o: TrilaterationOptions = 
       const dy = y - r.y;
       const s = Math.sqrt(dx * dx + dy * dy + r.dz * r.dz) || 1e-6;
       const res = s - r.d;
-      const w = 1 / (r.sd * r.sd);
+      const sd = r.relSd === undefined ? r.sd : Math.max(r.sd, r.relSd * s);
+      const w = 1 / (sd * sd);
       // Jacobian of the slant distance with respect to (x, y).
       const jx = dx / s;
       const jy = dy / s;
