@@ -40,6 +40,8 @@ export interface EngineOptions {
   windowMs: number;
   /** Nearest beacon: another beacon must be louder (relative to its RSSI@1m) by this much to take over, dB. */
   nearestMarginDb: number;
+  /** ...and do so in this many consecutive scans. */
+  nearestScans: number;
   floor: FloorChoiceOptions;
   /** Trilateration uses the K loudest anchors of the floor. */
   k: number;
@@ -65,7 +67,8 @@ export interface EngineOptions {
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   smoothing: DEFAULT_SMOOTHING,
   windowMs: 1000,
-  nearestMarginDb: 4,
+  nearestMarginDb: 6,
+  nearestScans: 3,
   floor: DEFAULT_FLOOR_CHOICE,
   k: 6,
   tagHeight: 1.2,
@@ -125,6 +128,9 @@ interface TagState {
   rssi: Map<string, SmoothedRssi>;
   floor: FloorState;
   nearest: string | null;
+  /** Anchor winning by the margin but not yet for nearestScans scans, and for how many. */
+  nearestCandidate: string | null;
+  nearestCount: number;
   pos: { floor: string; x: number; y: number; variance: number; time: number } | null;
   window: { start: number; last: number; obs: Map<string, { sum: number; n: number }> } | null;
 }
@@ -318,7 +324,7 @@ export class IndoorEngine {
   private state(tag: string, time: number): TagState {
     let s = this.tags.get(tag);
     if (!s) {
-      s = { lastSeen: time, rssi: new Map(), floor: newFloorState(), nearest: null, pos: null, window: null };
+      s = { lastSeen: time, rssi: new Map(), floor: newFloorState(), nearest: null, nearestCandidate: null, nearestCount: 0, pos: null, window: null };
       this.tags.set(tag, s);
     }
     s.lastSeen = Math.max(s.lastSeen, time);
@@ -410,7 +416,15 @@ export class IndoorEngine {
     // Nearest beacon (the scene's method, or too few anchors to trilaterate).
     const list: NearestCandidate[] = cands.map((c) => ({ key: c.a.key, score: c.score }));
     const i = chooseNearest(list, state.nearest, o.nearestMarginDb);
-    const c = cands[i];
+    let c = cands[i];
+    const current = state.nearest === null ? undefined : cands.find((x) => x.a.key === state.nearest);
+    if (current && c !== current) {
+      // A challenger beating the current beacon by the margin must do so in nearestScans consecutive scans.
+      state.nearestCount = state.nearestCandidate === c.a.key ? state.nearestCount + 1 : 1;
+      state.nearestCandidate = c.a.key;
+      if (state.nearestCount < o.nearestScans) c = current;
+      else state.nearestCandidate = null;
+    } else state.nearestCandidate = null;
     state.nearest = c.a.key;
     const d = distanceFromRssi(c.s.value, c.a.rssi1m, floor.exponent);
     const horizontal = Math.sqrt(Math.max(0, d * d - (c.a.height - o.tagHeight) ** 2));
