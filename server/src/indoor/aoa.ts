@@ -80,7 +80,7 @@ export function intersectBearings(bearings: readonly Bearing[], o: AoaOptions = 
   if (widest < minCross) return null;
 
   let x = 0, y = 0;
-  let a11 = 0, a12 = 0, a22 = 0, chi2 = 0, sq = 0;
+  let a11 = 0, a12 = 0, a22 = 0;
   // Two passes: unit weights first, then weights from each locator's range to the first solution.
   for (let pass = 0; pass < 2; pass++) {
     a11 = a12 = a22 = 0;
@@ -104,7 +104,8 @@ export function intersectBearings(bearings: readonly Bearing[], o: AoaOptions = 
     x = (a22 * b1 - a12 * b2) / det;
     y = (a11 * b2 - a12 * b1) / det;
   }
-  chi2 = sq = 0;
+  let chi2 = 0;
+  let sq = 0;
   for (let i = 0; i < bearings.length; i++) {
     const b = bearings[i];
     const along = (x - b.x) * ux[i] + (y - b.y) * uy[i];

@@ -60,7 +60,12 @@ export class WalkGraph {
     while (true) {
       let u: string | null = null;
       let best = Infinity;
-      for (const [k, d] of dist) if (!done.has(k) && d < best) ((best = d), (u = k));
+      for (const [k, d] of dist) {
+        if (!done.has(k) && d < best) {
+          best = d;
+          u = k;
+        }
+      }
       if (u === null) return null;
       if (u === to) break;
       done.add(u);
