@@ -24,7 +24,7 @@ export interface CalibrationOptions {
   exponentRange?: [number, number];
   rssi1mRange?: [number, number];
   /**
-   * Readings at longer distances are left out, m (default 20): far readings sit near the hearing
+   * Readings at longer distances are left out, m (default 15): far readings sit near the hearing
    * threshold, where only the lucky ones are heard, and would bias n low and RSSI@1m high.
    */
   maxDistance?: number;
@@ -80,7 +80,7 @@ export function samplesFromWalk(points: readonly { x: number; y: number; heard: 
 export function fitRadioModel(samples: readonly CalibrationSample[], o: CalibrationOptions = {}): CalibrationResult | null {
   const [nMin, nMax] = o.exponentRange ?? [1.4, 5];
   const [aMin, aMax] = o.rssi1mRange ?? [-90, -30];
-  const ok = samples.filter((s) => isPlausibleRssi(s.rssi) && Number.isFinite(s.distance) && s.distance >= MIN_DISTANCE && s.distance <= (o.maxDistance ?? 20) && typeof s.anchor === 'string');
+  const ok = samples.filter((s) => isPlausibleRssi(s.rssi) && Number.isFinite(s.distance) && s.distance >= MIN_DISTANCE && s.distance <= (o.maxDistance ?? 15) && typeof s.anchor === 'string');
   if (!ok.length) return null;
   const groups = new Map<string, { r: number; l: number }[]>();
   for (const s of ok) {
