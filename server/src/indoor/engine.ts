@@ -28,8 +28,15 @@ import {
 } from './types.js';
 
 export interface PositionFilterOptions {
-  /** Random-walk variance of the position, m²/s: how far a person may move unseen (about speed²). */
+  /**
+   * 'position': the position is a random walk (processNoise in m²/s); 'velocity': position and
+   * velocity per axis, the velocity a random walk (white acceleration, processNoise in m²/s³), which
+   * follows a person walking a corridor without lagging behind, with speed bounded by maxSpeed.
+   */
+  model: 'position' | 'velocity';
   processNoise: number;
+  /** Velocity model: estimated speeds are clamped to this, m/s. */
+  maxSpeed: number;
   /** After a longer gap the filter restarts from the next fix, ms. */
   maxGapMs: number;
 }
@@ -74,7 +81,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   tagHeight: 1.2,
   minRangeSd: 0.5,
   censorMisses: true,
-  positionFilter: { processNoise: 1.5, maxGapMs: 15_000 },
+  positionFilter: { model: 'velocity', processNoise: 0.5, maxSpeed: 2, maxGapMs: 15_000 },
   aoa: { angleSigmaDeg: 4, minCrossingDeg: 10, tagHeight: 1.2, maxRange: 60 },
   tagTtlMs: 10 * 60_000,
 };
@@ -131,7 +138,8 @@ interface TagState {
   /** Anchor winning by the margin but not yet for nearestScans scans, and for how many. */
   nearestCandidate: string | null;
   nearestCount: number;
-  pos: { floor: string; x: number; y: number; variance: number; time: number } | null;
+  /** Position filter: per axis position and velocity, and their covariance (shared by both axes: same noise on each). */
+  pos: { floor: string; x: number; y: number; vx: number; vy: number; p00: number; p01: number; p11: number; time: number } | null;
   window: { start: number; last: number; obs: Map<string, { sum: number; n: number }> } | null;
 }
 
@@ -431,23 +439,52 @@ export class IndoorEngine {
     return this.fix(tag, floor, c.a.x, c.a.y, Math.max(1, horizontal), 'nearest', cands.length, time);
   }
 
-  /** Through the position filter (a constant-position Kalman filter per axis with a shared variance). */
+  /** Through the position filter: a Kalman filter per axis, both axes sharing one covariance. */
   private filtered(tag: string, state: TagState, floor: FloorInfo, x: number, y: number, accuracy: number, method: FixMethod, used: number, time: number): IndoorFix {
     const f = this.options.positionFilter;
     const r = Math.max(0.01, accuracy * accuracy);
     const p = state.pos;
     if (!f || !p || p.floor !== floor.id || time - p.time > f.maxGapMs || time < p.time - f.maxGapMs) {
-      state.pos = { floor: floor.id, x, y, variance: r, time };
+      // Unknown velocity at the start: variance of a walking speed (about 1 m/s).
+      state.pos = { floor: floor.id, x, y, vx: 0, vy: 0, p00: r, p01: 0, p11: 1, time };
     } else {
-      const v = p.variance + (f.processNoise * Math.max(0, time - p.time)) / 1000;
-      const k = v / (v + r);
-      p.x += k * (x - p.x);
-      p.y += k * (y - p.y);
-      p.variance = (1 - k) * v;
+      const dt = Math.max(0, time - p.time) / 1000;
+      const q = f.processNoise;
+      if (f.model === 'velocity') {
+        // Predict: x += v dt; P = F P F' + Q with white acceleration Q = q [dt³/3 dt²/2; dt²/2 dt].
+        p.x += p.vx * dt;
+        p.y += p.vy * dt;
+        const p00 = p.p00 + 2 * dt * p.p01 + dt * dt * p.p11 + (q * dt * dt * dt) / 3;
+        const p01 = p.p01 + dt * p.p11 + (q * dt * dt) / 2;
+        const p11 = p.p11 + q * dt;
+        // Update with the position measurement.
+        const k0 = p00 / (p00 + r);
+        const k1 = p01 / (p00 + r);
+        const ex = x - p.x;
+        const ey = y - p.y;
+        p.x += k0 * ex;
+        p.y += k0 * ey;
+        p.vx += k1 * ex;
+        p.vy += k1 * ey;
+        const speed = Math.hypot(p.vx, p.vy);
+        if (speed > f.maxSpeed) {
+          p.vx *= f.maxSpeed / speed;
+          p.vy *= f.maxSpeed / speed;
+        }
+        p.p00 = (1 - k0) * p00;
+        p.p01 = (1 - k0) * p01;
+        p.p11 = p11 - k1 * p01;
+      } else {
+        const v = p.p00 + q * dt;
+        const k = v / (v + r);
+        p.x += k * (x - p.x);
+        p.y += k * (y - p.y);
+        p.p00 = (1 - k) * v;
+      }
       p.time = Math.max(p.time, time);
     }
-    const s = state.pos!;
-    return this.fix(tag, floor, s.x, s.y, Math.sqrt(s.variance), method, used, time);
+    const st = state.pos!;
+    return this.fix(tag, floor, st.x, st.y, Math.sqrt(st.p00), method, used, time);
   }
 
   private fix(tag: string, floor: FloorInfo, x: number, y: number, accuracy: number, method: FixMethod, anchors: number, time: number): IndoorFix {
