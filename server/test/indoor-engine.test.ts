@@ -467,5 +467,23 @@ describe('engine', () => {
     expect(e.size).toBe(1);
     e.scan('c', h, T0 + 10 * 60_000);
     expect(e.size).toBe(1);
+    const small = new IndoorEngine({ maxTags: 3 });
+    small.setScenes([scene]);
+    for (let i = 0; i < 10; i++) small.scan(`t${i}`, h, T0 + i);
+    expect(small.size).toBe(3);
+  });
+
+  it('keeps tracking across a configuration change and leaves a floor that no longer exists', () => {
+    const scene = gridScene();
+    const e = new IndoorEngine();
+    e.setScenes([scene]);
+    e.scan('t', hear(scene, 'F2', 5, 5, null), T0);
+    const only1 = { ...scene, floors: scene.floors.slice(0, 1), anchors: scene.anchors.filter((a) => a.floorId === 'F1') };
+    e.setScenes([only1]);
+    expect(e.size).toBe(1);
+    // After the smoothing's maximum age, so the F1 readings heard through the floor earlier are gone.
+    const f = e.scan('t', hear(only1, 'F1', 5, 5, null), T0 + 10_000)!;
+    expect(f.floorId).toBe('F1');
+    expect(Math.hypot(f.x - 5, f.y - 5)).toBeLessThan(0.5);
   });
 });

@@ -69,6 +69,8 @@ export interface EngineOptions {
   aoa: AoaOptions;
   /** Tags not seen for this long are forgotten, ms. */
   tagTtlMs: number;
+  /** At most this many tags are tracked; beyond it the longest-tracked tag is dropped to make room. */
+  maxTags: number;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
@@ -84,6 +86,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   positionFilter: { model: 'velocity', processNoise: 0.5, maxSpeed: 2, maxGapMs: 15_000 },
   aoa: { angleSigmaDeg: 4, minCrossingDeg: 10, tagHeight: 1.2, maxRange: 60 },
   tagTtlMs: 10 * 60_000,
+  maxTags: 200_000,
 };
 
 export type EngineOptionsInput = Partial<Omit<EngineOptions, 'smoothing' | 'floor' | 'aoa' | 'positionFilter'>> & {
@@ -213,9 +216,8 @@ export class IndoorEngine {
         this.locators.set(key, { key, floor, x: l.x, y: l.y, height: inRange(l.height, -10, 100) ? l.height : 3, heading: l.heading });
       }
     }
-    // Positions and floors of tracked tags may refer to what no longer exists: start them afresh.
-    this.tags.clear();
-    this.open.clear();
+    // Tracked tags keep their state: readings of anchors that no longer exist are skipped and expire,
+    // a floor that no longer exists is left at the next scan, so editing a plan causes no gap.
   }
 
   /** Tags currently tracked. */
@@ -332,6 +334,12 @@ export class IndoorEngine {
   private state(tag: string, time: number): TagState {
     let s = this.tags.get(tag);
     if (!s) {
+      if (this.tags.size >= this.options.maxTags) {
+        // Maps iterate in insertion order: the first key is the tag tracked the longest.
+        const oldest = this.tags.keys().next().value!;
+        this.tags.delete(oldest);
+        this.open.delete(oldest);
+      }
       s = { lastSeen: time, rssi: new Map(), floor: newFloorState(), nearest: null, nearestCandidate: null, nearestCount: 0, pos: null, window: null };
       this.tags.set(tag, s);
     }
