@@ -380,6 +380,34 @@ describe('engine', () => {
     expect([two.x, two.y]).toEqual([0, 0]);
   });
 
+  it('corrects the pull toward anchors heard only when loud, when scans carry only the loudest few', () => {
+    const scene = gridScene();
+    // Error of the mean position of still tags at several points, scans reporting only the `top` loudest anchors.
+    const bias = (censorMisses: boolean, top: number) => {
+      const rng = new Rng(31);
+      let sum = 0;
+      const points = [[5, 5], [12, 3], [19, 11], [3, 13], [21, 4]];
+      for (const [x, y] of points) {
+        const e = new IndoorEngine({ censorMisses, positionFilter: null });
+        e.setScenes([scene]);
+        let mx = 0, my = 0, n = 0;
+        for (let i = 0; i < 200; i++) {
+          const heard = hear(scene, 'F1', x, y, rng).sort((a, b) => b.rssi - a.rssi).slice(0, top);
+          const f = e.scan('t', heard, T0 + i * 1000)!;
+          if (i >= 20) {
+            mx += f.x;
+            my += f.y;
+            n++;
+          }
+        }
+        sum += Math.hypot(mx / n - x, my / n - y);
+      }
+      return sum / points.length;
+    };
+    for (const top of [4, 6]) expect(bias(true, top)).toBeLessThan(bias(false, top));
+    expect(bias(true, 8)).toBeLessThan(bias(false, 8) * 0.92);
+  });
+
   it('gathers gateway observations in windows', () => {
     const scene = gridScene();
     const e = new IndoorEngine({ windowMs: 1000, positionFilter: null });
