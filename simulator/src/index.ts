@@ -20,6 +20,7 @@ export { DeviceModel, DEFAULT_EVENT_RATES, type EventRates, type SimEvent } from
 export { Mover, type MotionKind, type MotionFix } from './movement.js';
 export { Health, type HealthSnapshot, type SleepStage } from './health.js';
 export { Rng } from './rng.js';
+export * from './indoor/index.js';
 export type { SimStats } from './stats.js';
 
 export const PROTOCOLS: readonly SimProtocol[] = ['watch', 'gt06', 'osmand', 'mqtt'];
