@@ -21,6 +21,7 @@ export { Mover, type MotionKind, type MotionFix } from './movement.js';
 export { Health, type HealthSnapshot, type SleepStage } from './health.js';
 export { Rng } from './rng.js';
 export * from './indoor/index.js';
+export { startIndoorSimulator, type IndoorSimulator, type IndoorSimulatorOptions, type IndoorTag, type IndoorTagKind } from './indoor-live.js';
 export type { SimStats } from './stats.js';
 
 export const PROTOCOLS: readonly SimProtocol[] = ['watch', 'gt06', 'osmand', 'mqtt'];
