@@ -572,7 +572,8 @@ describe.each(databases())('scene calls on %s', (kind) => {
     );
     expect([sameCode.status, sameCode.body.Message]).toEqual([409, 'scene.macTaken']);
     // A BLE beacon does not fit a UWB scene; a UWB anchor (a UWB wing) and an AOA locator fit a Bluetooth one.
-    const uwbFloor = await newFloor(agent, await newScene(agent, { BeaconType: 2 }));
+    const uwbScene = await newScene(agent, { BeaconType: 2 });
+    const uwbFloor = await newFloor(agent, uwbScene);
     const ble = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(uwbFloor, { Type: 1 }), agent);
     expect(fields(ble.body)).toEqual([['Type', 'scene.anchorTypeScene', { sceneType: 'UWB', allowed: 'UWB, AOA' }]]);
     const uwbHere = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId, { Type: 2, Mac: 'AC:23:3F:A0:FF:0E', Minor: 4242 }), agent);
@@ -633,6 +634,8 @@ describe.each(databases())('scene calls on %s', (kind) => {
       { Imei: String(uwbAnchor), Message: 'scene.anchorTypeScene', Params: { sceneType: 'UWB', allowed: 'UWB, AOA' } },
       { Imei: '999999', Message: 'scene.anchorNotFound' },
     ]);
+    expect((await p.call('/Scene/DeleteBeaconsInfo', { BeaconIds: [uwbAnchor] }, agent)).body.Succeeded).toBe(1);
+    expect((await p.call('/Scene/DeleteSceneInfo', { SceneIds: [uwbScene] }, agent)).body.Succeeded).toBe(1);
     const stateBatch = await p.call(
       '/Scene/editBeaconsBatchInfo',
       { BeaconIds: [id, aoa, third], State: 2, Rssi1m: -70, Height: 1.5 },
@@ -801,7 +804,10 @@ describe.each(databases())('scene calls on %s', (kind) => {
     const opList = (await p.call('/Scene/SceneInfoListByMonitor', {}, operator)).body.Items.map(
       (s: { SceneId: number }) => s.SceneId,
     );
-    expect(opList).toEqual([operatorScene]);
+    // Its own (with the demo's care home), none of the agent's or the root's.
+    expect(opList).toContain(operatorScene);
+    expect(opList).not.toContain(agentScene);
+    expect(opList).not.toContain(rootScene);
 
     // clinic01, below the agent: the agent's scene on the live map, never the root's nor the sibling's.
     const clinicMap = (await p.call('/Scene/SceneInfoListByMonitor', {}, clinic)).body.Items;

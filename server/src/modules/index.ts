@@ -27,10 +27,11 @@ import { oplogCalls } from './oplog/routes.js';
 import { permissionCalls } from './permission/routes.js';
 import { attendanceCalls } from './account-fence/attendance/routes.js';
 import { sceneCalls } from './scene/routes.js';
+import { indoorCalls } from './indoor/routes.js';
 import { sceneFileRoutes } from './scene/files.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes, sceneFileRoutes];

@@ -264,7 +264,7 @@ export class IndoorPositioning {
     }
   }
 
-  private async writeHearings() {
+  async writeHearings() {
     if (!this.hearings.size) return;
     const list = [...this.hearings.values()];
     this.hearings.clear();
