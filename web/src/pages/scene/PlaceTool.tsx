@@ -156,7 +156,7 @@ export function PlaceTool({ floor, sceneLocation, onClose }: PlaceToolProps) {
       title={floor ? t('place.title', { name: floor.Name }) : ''}
       width={1040}
       onCancel={onClose}
-      maskClosable={false}
+      mask={{ closable: false }}
       destroyOnHidden
       footer={null}
     >

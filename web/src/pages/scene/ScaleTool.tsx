@@ -77,7 +77,7 @@ export function ScaleTool({ floor, onClose }: { floor: Floor | null; onClose: ()
       title={floor ? t('scale.title', { name: floor.Name }) : ''}
       width={960}
       onCancel={close}
-      maskClosable={false}
+      mask={{ closable: false }}
       destroyOnHidden
       footer={[
         <Button key="reset" onClick={() => setPoints([])} disabled={!points.length}>
