@@ -19,7 +19,7 @@ export function pngSize(bytes: Uint8Array): { width: number; height: number } | 
 
 /** Whether the text starts like an SVG document (an XML prolog, comments or a doctype may come first). */
 export function looksLikeSvg(head: string): boolean {
-  return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head);
+  return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>/]/i.test(head);
 }
 
 async function headBytes(file: Blob, n: number): Promise<Uint8Array> {
