@@ -5,7 +5,7 @@ import { checkFloorPlan, checkIcon, checkSceneMap, looksLikeSvg, pngSize } from 
 import { headingBetween, headingVector } from '../src/indoor/AnchorMarkers';
 import { roundScale } from '../src/pages/scene/ScaleTool';
 
-function pngHeader(width: number, height: number): Uint8Array {
+function pngHeader(width: number, height: number): Uint8Array<ArrayBuffer> {
   const b = new Uint8Array(33);
   b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   new DataView(b.buffer).setUint32(16, width);

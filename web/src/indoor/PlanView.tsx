@@ -240,6 +240,7 @@ export function PlanView(props: PlanViewProps) {
 
   // Dragging the background pans; a press without movement is a click on the plan.
   const pan = useRef<{ id: number; x: number; y: number; view: View; moved: boolean } | null>(null);
+  const [panning, setPanning] = useState(false);
   const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
     pan.current = { id: e.pointerId, x: e.clientX, y: e.clientY, view: shownView, moved: false };
@@ -250,7 +251,10 @@ export function PlanView(props: PlanViewProps) {
     if (p && p.id === e.pointerId) {
       const dx = e.clientX - p.x;
       const dy = e.clientY - p.y;
-      if (!p.moved && Math.hypot(dx, dy) >= CLICK_SLOP) p.moved = true;
+      if (!p.moved && Math.hypot(dx, dy) >= CLICK_SLOP) {
+        p.moved = true;
+        setPanning(true);
+      }
       if (p.moved) {
         touched.current = true;
         setView(panBy(p.view, dx, dy));
@@ -262,6 +266,7 @@ export function PlanView(props: PlanViewProps) {
     const p = pan.current;
     if (!p || p.id !== e.pointerId) return;
     pan.current = null;
+    setPanning(false);
     e.currentTarget.releasePointerCapture?.(e.pointerId);
     if (!p.moved) props.onPlanClick?.(fromClient(e.clientX, e.clientY));
   };
@@ -281,14 +286,17 @@ export function PlanView(props: PlanViewProps) {
         height: props.viewerHeight ?? '100%',
         minHeight: 240,
         background: '#f5f5f5',
-        cursor: pan.current?.moved ? 'grabbing' : (props.cursor ?? 'grab'),
+        cursor: panning ? 'grabbing' : (props.cursor ?? 'grab'),
         touchAction: 'none',
         userSelect: 'none',
       }}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
-      onPointerCancel={() => (pan.current = null)}
+      onPointerCancel={() => {
+        pan.current = null;
+        setPanning(false);
+      }}
     >
       {props.planUrl && !failed ? (
         <img
