@@ -160,9 +160,10 @@ describe.each(databases())('indoor positioning on %s', (kind) => {
     const first = item.Anchors[0];
     const [anchor] = await q<{ rssi_1m: number }>('SELECT rssi_1m FROM scene_anchors WHERE id = $1', [first.BeaconId]);
     expect(Number(anchor!.rssi_1m)).toBeCloseTo(first.Rssi1m, 1);
-    // The second floor has heard nothing in the last minute of this test's kind: refused with the figures.
-    const none = await p.call('/Scene/Calibrate', { FloorId: floors.get('F2'), Minutes: 1 }, admin.token);
-    expect(none.body.State).toBe(200);
+    // A floor whose gateways heard nothing: refused, with the figures.
+    await q('DELETE FROM anchor_hearings WHERE floor_id = $1', [floors.get('F2')]);
+    const none = await p.call('/Scene/Calibrate', { FloorId: floors.get('F2'), Minutes: 5 }, admin.token);
+    expect([none.status, none.body.Message, none.body.Params]).toEqual([409, 'scene.calibrationTooFew', { minutes: 5, pairs: 0, min: 6 }]);
     const sibling = await p.call('/Scene/Calibrate', { FloorId: floors.get('F1') }, (await p.login('agent01')).token);
     expect([sibling.status, sibling.body.Message]).toEqual([403, expect.any(String)]);
   });
