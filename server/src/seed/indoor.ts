@@ -10,7 +10,7 @@ import type { DemoStep } from './demo.js';
 import { newToken } from '../modules/integration/repo.js';
 
 /** The HTTP uplink integration the demo's indoor gateways and tags report through. */
-export const INDOOR_DEMO_INTEGRATION = 'care-home-indoor';
+export const INDOOR_DEMO_INTEGRATION = 'indoor-gateways';
 
 const RESIDENTS = ['陈秀英', '林桂芳', '黄国华', '周玉兰', '吴建平', '郑淑贞', '王福海', '李美华', '张玉珍', '刘德顺', '杨桂香', '赵文斌'];
 const ASSETS = ['轮椅 01', '轮椅 02', '输液泵 01', '输液泵 02', '助行器 01', '监护仪 01', '血压计 01', '急救箱 01'];
