@@ -176,7 +176,7 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
   return (
     <div className="wt-monitor wt-inner-map" data-testid="inner-map" data-scene={sceneId ?? ''} data-floor={floorId ?? ''} data-seeded={seeded === sceneId ? '1' : '0'}>
       <div className="wt-monitor-panel wt-inner-panel">
-        <Space direction="vertical" style={{ width: '100%' }} size={10}>
+        <Space orientation="vertical" style={{ width: '100%' }} size={10}>
           <Select
             value={sceneId}
             onChange={(v) => {
