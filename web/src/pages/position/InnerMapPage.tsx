@@ -151,8 +151,9 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
       out.push({ value: store.ids[i]!, label: `${store.names[i] || store.imeis[i]} (${store.imeis[i]})` });
     }
     return out.sort((a, b) => a.label.localeCompare(b.label));
+    // Names come with the snapshot and with tags first seen: not rebuilt for every move.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, sceneId, seeded, version]);
+  }, [store, sceneId, seeded, store.count]);
   // The floor follows the point the playback has reached.
   const trackFloor = track && play.state !== 'idle' ? track[play.index]?.FloorId : track?.[0]?.FloorId;
   useEffect(() => {
