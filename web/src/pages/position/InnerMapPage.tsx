@@ -5,25 +5,25 @@
 // A tag is found by name or IMEI, clicked for its card, and its indoor track played back on the plan
 // (the floor follows the track).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { AutoComplete, Badge, Checkbox, Empty, Radio, Select, Space, Typography } from 'antd';
+import { AutoComplete, Checkbox, Empty, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client';
 import { PlanView, type PlanViewHandle } from '../../indoor/PlanView';
 import type { PlanTransform } from '../../indoor/planTransform';
-import { indoorLive, ONLINE, SOS, type IndoorStore } from '../../indoor/live/indoorStore';
+import { indoorLive, type IndoorStore } from '../../indoor/live/indoorStore';
 import { TagCanvas } from '../../indoor/live/TagCanvas';
-import { COLORS, hitTag } from '../../indoor/live/tagLayer';
+import { hitTag } from '../../indoor/live/tagLayer';
 import { onRefresh } from '../../realtime/events';
 import { useRealtime } from '../../realtime/store';
 import { USER_DATA, userDataOptions } from '../../i18n/texts';
 import { usePlayback } from '../devices/history/usePlayback';
 import { AnchorMarks, ANCHOR_COLORS } from './inner/AnchorMarks';
 import { HistoryPanel, todayRange, useIndoorHistory, type IndoorTrack, type Range } from './inner/HistoryPanel';
-import { TagCard } from './inner/TagCard';
+import { FloorSwitch, LiveTagCard, StatusLegend } from './inner/LivePanels';
 import { TrackMarks } from './inner/TrackMarks';
-import { useStoreVersion } from './inner/useStoreVersion';
+import { useStoreCount } from './inner/useStoreVersion';
 import '../home/monitor/monitor.css';
 import '../devices/history/history.css';
 import './inner/inner.css';
@@ -91,30 +91,9 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
     sosShown.current = new Set(sosDevices);
   }, [sosDevices, store, seeded]);
 
-  const version = useStoreVersion(store);
-  const counts = useMemo(() => (sceneId === undefined ? new Map<number, number>() : store.countByFloor(sceneId)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [store, sceneId, version, seeded]);
-  const status = useMemo(() => {
-    const out = { online: 0, offline: 0, sos: 0 };
-    if (sceneId === undefined || floorId === undefined) return out;
-    for (let i = 0; i < store.count; i++) {
-      if (!store.isIndoor(i, sceneId, floorId)) continue;
-      const f = store.flags[i]!;
-      if (f & SOS) out.sos++;
-      else if (f & ONLINE) out.online++;
-      else out.offline++;
-    }
-    return out;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, sceneId, floorId, version, seeded]);
-
   const [showAccuracy, setShowAccuracy] = useState(false);
   const [showLabels, setShowLabels] = useState(false);
   const [selected, setSelected] = useState<number | null>(null);
-  const tag = useMemo(() => (selected === null ? null : store.tag(selected)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [store, selected, version]);
 
   // Centring waits for the floor's plan to be shown (a new plan is fitted first).
   const [centreOn, setCentreOn] = useState<{ at: [number, number]; floorId: number } | null>(null);
@@ -133,9 +112,8 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
   };
 
   const [search, setSearch] = useState('');
-  const results = useMemo(() => (sceneId === undefined ? [] : store.search(sceneId, search)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [store, sceneId, search, version]);
+  // Looked up as the text changes (names and IMEIs do not move).
+  const results = useMemo(() => (sceneId === undefined ? [] : store.search(sceneId, search)), [store, sceneId, search]);
 
   // Indoor history.
   const [historyDevice, setHistoryDevice] = useState<number | undefined>(undefined);
@@ -143,6 +121,7 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
   const [track, setTrack] = useState<IndoorTrack | null>(null);
   const play = usePlayback(track?.length ?? 0);
   const history = useIndoorHistory(sceneId, setTrack);
+  const known = useStoreCount(store);
   const deviceOptions = useMemo(() => {
     if (sceneId === undefined) return [];
     const out: { value: number; label: string }[] = [];
@@ -153,7 +132,7 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
     return out.sort((a, b) => a.label.localeCompare(b.label));
     // Names come with the snapshot and with tags first seen: not rebuilt for every move.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, sceneId, seeded, store.count]);
+  }, [store, sceneId, seeded, known]);
   // The floor follows the point the playback has reached.
   const trackFloor = track && play.state !== 'idle' ? track[play.index]?.FloorId : track?.[0]?.FloorId;
   useEffect(() => {
@@ -215,29 +194,7 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
             allowClear
             data-testid="tag-search"
           />
-          <div data-testid="floor-switch">
-            <Typography.Text type="secondary">{t('floor')}</Typography.Text>
-            {floors.length ? (
-              <Radio.Group
-                value={floorId}
-                onChange={(e) => setFloorChoice(e.target.value as number)}
-                optionType="button"
-                buttonStyle="solid"
-                size="small"
-                className="wt-inner-floors"
-                options={floors.map((f) => ({
-                  value: f.FloorId,
-                  label: (
-                    <span data-testid={`floor-${f.FloorId}`} data-count={counts.get(f.FloorId) ?? 0}>
-                      <span {...USER_DATA}>{f.Name}</span> <Badge count={counts.get(f.FloorId) ?? 0} showZero overflowCount={9999} color={f.FloorId === floorId ? '#fff' : '#1677ff'} style={f.FloorId === floorId ? { color: '#1677ff' } : undefined} />
-                    </span>
-                  ),
-                }))}
-              />
-            ) : (
-              <div>{t('noFloors')}</div>
-            )}
-          </div>
+          <FloorSwitch store={store} sceneId={sceneId} floors={floors} floorId={floorId} onFloor={setFloorChoice} />
           <Space wrap size={12}>
             <Checkbox checked={showAccuracy} onChange={(e) => setShowAccuracy(e.target.checked)} data-testid="toggle-accuracy">
               {t('showAccuracy')}
@@ -246,11 +203,7 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
               {t('showLabels')}
             </Checkbox>
           </Space>
-          <div className="wt-inner-legend" data-testid="inner-legend">
-            <span><i style={{ background: COLORS.online }} />{t('legend.online')} {status.online}</span>
-            <span><i style={{ background: COLORS.offline }} />{t('legend.offline')} {status.offline}</span>
-            <span><i style={{ background: COLORS.sos }} />{t('legend.sos')} <b data-testid="sos-count">{status.sos}</b></span>
-          </div>
+          <StatusLegend store={store} sceneId={sceneId} floorId={floorId} />
           <div className="wt-inner-legend">
             <span><i style={{ background: ANCHOR_COLORS[1] }} />{t('anchor.ble')}</span>
             <span><i style={{ background: ANCHOR_COLORS[2], borderRadius: 0 }} />{t('anchor.uwb')}</span>
@@ -310,17 +263,18 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
         ) : (
           <Empty description={detail.isLoading || scenes.isLoading ? t('loading') : t('noFloors')} style={{ marginTop: 120 }} />
         )}
-        {tag && (
-          <TagCard
-            tag={tag}
-            floorName={floorName(tag.floorId)}
+        {selected !== null && (
+          <LiveTagCard
+            store={store}
+            id={selected}
+            floorName={floorName}
             onClose={() => setSelected(null)}
-            onHistory={() => {
+            onHistory={(id) => {
               // Today's track at once; the panel's range and device can then be changed.
               const today = todayRange();
-              setHistoryDevice(tag.id);
+              setHistoryDevice(id);
               setRange(today);
-              void history.load(tag.id, today);
+              void history.load(id, today);
             }}
           />
         )}

@@ -25,3 +25,10 @@ export function useStoreVersion(store: IndoorStore, ms = 500): number {
   }, [store, ms]);
   return version;
 }
+
+/** The number of tags the store knows: re-renders only when a tag is first seen (not for moves). */
+export function useStoreCount(store: IndoorStore): number {
+  const [count, setCount] = useState(store.count);
+  useEffect(() => store.subscribe(() => setCount(store.count)), [store]);
+  return count;
+}
