@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LiveDevice, scene } from '@wt/contract';
 import { GLIDE_MS, INDOOR, IndoorStore, ONLINE, SOS, easeOut, interpolate } from '../src/indoor/live/indoorStore';
-import { drawTags, hitTag, project } from '../src/indoor/live/tagLayer';
+import { SPRITE_SIZE, drawTags, hitTag, project, type Sprites } from '../src/indoor/live/tagLayer';
 import { runsOnFloor } from '../src/pages/position/inner/TrackMarks';
 
 const fix = (i: number, x: number, y: number, extra: Partial<LiveDevice> = {}, f = 10, sc = 1): LiveDevice => ({
@@ -147,6 +147,7 @@ function recorder() {
   const arcs: { x: number; y: number; r: number }[] = [];
   const fills: { style: string; arcs: number }[] = [];
   const texts: string[] = [];
+  const stamps: { sprite: string; x: number; y: number }[] = [];
   let pathArcs = 0;
   const g = {
     fillStyle: '',
@@ -175,8 +176,11 @@ function recorder() {
     fillText(t: string) {
       texts.push(t);
     },
+    drawImage(sprite: { name: string }, x: number, y: number) {
+      stamps.push({ sprite: sprite.name, x, y });
+    },
   };
-  return { g: g as unknown as CanvasRenderingContext2D, arcs, fills, texts };
+  return { g: g as unknown as CanvasRenderingContext2D, arcs, fills, texts, stamps };
 }
 
 describe('tag layer', () => {
@@ -203,15 +207,27 @@ describe('tag layer', () => {
     expect(Number.isNaN(out[6]!)).toBe(true);
   });
 
-  it('draws one path per status colour and labels only the tags in view', () => {
+  const sprites = { online: { name: 'online' }, offline: { name: 'offline' }, sos: { name: 'sos' }, sosDim: { name: 'sosDim' } } as unknown as Sprites;
+
+  it('stamps each tag in view with its status sprite (SOS on top, blinking) and labels only the tags in view', () => {
     const s = store();
-    const { g, fills, texts, arcs } = recorder();
-    const r = drawTags(g, s, { sceneId: 1, floorId: 10, transform, width: 800, height: 600, now: 0, accuracy: true, labels: true, selectedId: 2, blinkOn: true });
+    const { g, fills, texts, arcs, stamps } = recorder();
+    const o = { sceneId: 1, floorId: 10, transform, width: 800, height: 600, now: 0, accuracy: true, labels: true, selectedId: 2, blinkOn: true };
+    const r = drawTags(g, s, o, sprites);
     expect(r).toEqual({ drawn: 3, sos: 1, labels: 3 });
-    // Accuracy circles (2 m = 20 px) for the three in view, then offline, online, SOS.
-    expect(fills.map((f) => f.arcs)).toEqual([3, 1, 1, 1]);
-    expect(fills.slice(1).map((f) => f.style)).toEqual(['#8c8c8c', '#52c41a', '#f5222d']);
+    // Accuracy circles (2 m = 20 px) for the three in view, in one fill.
+    expect(fills.map((f) => f.arcs)).toEqual([3]);
     expect(arcs.filter((a) => a.r === 20)).toHaveLength(3);
+    // Offline, online, then SOS; each sprite centred on the tag at whole pixels.
+    const half = SPRITE_SIZE / 2;
+    expect(stamps).toEqual([
+      { sprite: 'offline', x: 150 - half, y: 60 - half },
+      { sprite: 'online', x: 110 - half, y: 60 - half },
+      { sprite: 'sos', x: 190 - half, y: 60 - half },
+    ]);
+    const dim = recorder();
+    drawTags(dim.g, s, { ...o, blinkOn: false }, sprites);
+    expect(dim.stamps.at(-1)!.sprite).toBe('sosDim');
     expect(texts).toEqual(['A', 'B', 'C']);
     // The selection ring around B.
     expect(arcs.at(-1)).toMatchObject({ x: 150, y: 60 });

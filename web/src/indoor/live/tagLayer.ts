@@ -1,7 +1,7 @@
 // Drawing the indoor tags of one floor on a 2D canvas straight from the IndoorStore's typed arrays:
-// one pass computes each tag's glided position on screen and fills one path per colour (online,
-// offline, SOS), so 2 000 tags cost a few thousand arc commands and three fills per frame, never a
-// DOM node per tag. Accuracy circles and name labels are optional; labels are drawn only for tags
+// one pass computes each tag's glided position on screen and stamps a pre-drawn sprite per status
+// (online, offline, SOS), so 2 000 tags cost 2 000 small bitmap copies per frame, never a DOM node
+// per tag. Accuracy circles and name labels are optional; labels are drawn only for tags
 // inside the viewer. Coordinates: plan metres to CSS pixels with screen = offset + metres × k.
 import { INDOOR, ONLINE, SOS, type IndoorStore } from './indoorStore';
 
@@ -61,7 +61,58 @@ function screenPositions(store: IndoorStore, o: DrawOptions): Float32Array {
   return scratch;
 }
 
-export function drawTags(g: CanvasRenderingContext2D, store: IndoorStore, o: DrawOptions): DrawResult {
+/** Pre-drawn tag images, one per status (SOS bright with its halo, and dimmed for the blink). */
+export interface Sprites {
+  online: CanvasImageSource;
+  offline: CanvasImageSource;
+  sos: CanvasImageSource;
+  sosDim: CanvasImageSource;
+}
+
+/** Sprites are SPRITE_SIZE CSS pixels square (room for the SOS halo), drawn at the screen's pixel ratio. */
+export const SPRITE_SIZE = 28;
+
+function sprite(fill: string, halo: boolean, alpha: number, dpr: number): HTMLCanvasElement {
+  const c = document.createElement('canvas');
+  c.width = c.height = Math.ceil(SPRITE_SIZE * dpr);
+  const g = c.getContext('2d')!;
+  g.scale(dpr, dpr);
+  g.globalAlpha = alpha;
+  const m = SPRITE_SIZE / 2;
+  if (halo) {
+    g.beginPath();
+    g.arc(m, m, TAG_RADIUS + 6, 0, Math.PI * 2);
+    g.fillStyle = 'rgba(245,34,45,0.35)';
+    g.fill();
+  }
+  g.beginPath();
+  g.arc(m, m, TAG_RADIUS, 0, Math.PI * 2);
+  g.fillStyle = fill;
+  g.fill();
+  g.lineWidth = 2;
+  g.strokeStyle = '#fff';
+  g.stroke();
+  return c;
+}
+
+let cached: { dpr: number; sprites: Sprites } | null = null;
+/** The sprites for the screen's pixel ratio, drawn once. */
+export function defaultSprites(): Sprites {
+  const dpr = (typeof window !== 'undefined' && window.devicePixelRatio) || 1;
+  if (cached?.dpr !== dpr)
+    cached = {
+      dpr,
+      sprites: {
+        online: sprite(COLORS.online, false, 1, dpr),
+        offline: sprite(COLORS.offline, false, 1, dpr),
+        sos: sprite(COLORS.sos, true, 1, dpr),
+        sosDim: sprite(COLORS.sos, false, 0.35, dpr),
+      },
+    };
+  return cached.sprites;
+}
+
+export function drawTags(g: CanvasRenderingContext2D, store: IndoorStore, o: DrawOptions, sprites?: Sprites): DrawResult {
   g.clearRect(0, 0, o.width, o.height);
   const pos = screenPositions(store, o);
   const margin = TAG_RADIUS * 3;
@@ -89,10 +140,13 @@ export function drawTags(g: CanvasRenderingContext2D, store: IndoorStore, o: Dra
     g.stroke();
   }
 
-  // One path per colour; SOS last so it lies on top.
+  // Tags are stamped from pre-drawn sprites (a disc with a white edge per status) at whole pixels:
+  // copying a small bitmap is several times cheaper to rasterize than an anti-aliased arc with its
+  // stroke, which matters where the canvas is drawn in software. SOS last, so it lies on top.
+  const sp = sprites ?? defaultSprites();
+  const half = SPRITE_SIZE / 2;
   for (const kind of ['offline', 'online', 'sos'] as const) {
-    g.beginPath();
-    let any = false;
+    const sprite = kind === 'sos' ? (o.blinkOn ? sp.sos : sp.sosDim) : sp[kind];
     for (let i = 0; i < n; i++) {
       const x = pos[i * 2]!;
       if (Number.isNaN(x)) continue;
@@ -101,30 +155,10 @@ export function drawTags(g: CanvasRenderingContext2D, store: IndoorStore, o: Dra
       const f = store.flags[i]!;
       const k = f & SOS ? 'sos' : f & ONLINE ? 'online' : 'offline';
       if (k !== kind) continue;
-      g.moveTo(x + TAG_RADIUS, y);
-      g.arc(x, y, TAG_RADIUS, 0, Math.PI * 2);
-      any = true;
+      g.drawImage(sprite, Math.round(x - half), Math.round(y - half), SPRITE_SIZE, SPRITE_SIZE);
       drawn++;
       if (kind === 'sos') sos++;
     }
-    if (!any) continue;
-    if (kind === 'sos') {
-      g.globalAlpha = o.blinkOn ? 1 : 0.35;
-      // The halo: a wider translucent ring around each SOS tag.
-      if (o.blinkOn) {
-        g.save();
-        g.lineWidth = 10;
-        g.strokeStyle = 'rgba(245,34,45,0.35)';
-        g.stroke();
-        g.restore();
-      }
-    }
-    g.fillStyle = COLORS[kind];
-    g.fill();
-    g.lineWidth = 2;
-    g.strokeStyle = '#fff';
-    g.stroke();
-    g.globalAlpha = 1;
   }
 
   const sel = o.selectedId === null ? undefined : store.slot.get(o.selectedId);
