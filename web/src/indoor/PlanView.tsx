@@ -240,6 +240,7 @@ export function PlanView(props: PlanViewProps) {
 
   // Dragging the background pans; a press without movement is a click on the plan.
   const pan = useRef<{ id: number; x: number; y: number; view: View; moved: boolean } | null>(null);
+  const [panning, setPanning] = useState(false);
   const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
     pan.current = { id: e.pointerId, x: e.clientX, y: e.clientY, view: shownView, moved: false };
@@ -250,7 +251,10 @@ export function PlanView(props: PlanViewProps) {
     if (p && p.id === e.pointerId) {
       const dx = e.clientX - p.x;
       const dy = e.clientY - p.y;
-      if (!p.moved && Math.hypot(dx, dy) >= CLICK_SLOP) p.moved = true;
+      if (!p.moved && Math.hypot(dx, dy) >= CLICK_SLOP) {
+        p.moved = true;
+        setPanning(true);
+      }
       if (p.moved) {
         touched.current = true;
         setView(panBy(p.view, dx, dy));
@@ -262,6 +266,7 @@ export function PlanView(props: PlanViewProps) {
     const p = pan.current;
     if (!p || p.id !== e.pointerId) return;
     pan.current = null;
+    setPanning(false);
     e.currentTarget.releasePointerCapture?.(e.pointerId);
     if (!p.moved) props.onPlanClick?.(fromClient(e.clientX, e.clientY));
   };
@@ -281,14 +286,17 @@ export function PlanView(props: PlanViewProps) {
         height: props.viewerHeight ?? '100%',
         minHeight: 240,
         background: '#f5f5f5',
-        cursor: pan.current?.moved ? 'grabbing' : (props.cursor ?? 'grab'),
+        cursor: panning ? 'grabbing' : (props.cursor ?? 'grab'),
         touchAction: 'none',
         userSelect: 'none',
       }}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
-      onPointerCancel={() => (pan.current = null)}
+      onPointerCancel={() => {
+        pan.current = null;
+        setPanning(false);
+      }}
     >
       {props.planUrl && !failed ? (
         <img
@@ -388,14 +396,21 @@ export function usePlanDrag(opts: {
   onDrag?: (metres: [number, number]) => void;
   onDrop?: (metres: [number, number]) => void;
   onClick?: () => void;
+  /** Clicks only: the item is not moved. */
   disabled?: boolean;
-}): { onPointerDown: (e: ReactPointerEvent<Element>) => void; onPointerMove: (e: ReactPointerEvent<Element>) => void; onPointerUp: (e: ReactPointerEvent<Element>) => void; style: CSSProperties } {
+}): {
+  onPointerDown: (e: ReactPointerEvent<Element>) => void;
+  onPointerMove: (e: ReactPointerEvent<Element>) => void;
+  onPointerUp: (e: ReactPointerEvent<Element>) => void;
+  style: CSSProperties;
+} {
   const plan = usePlan();
-  const drag = useRef<{ id: number; start: PlanPointer; at: Point; moved: boolean; last: [number, number] } | null>(null);
+  // The press under way: its pointer, where it started, the item's place then, whether it moved.
+  const drag = useRef<{ id: number; start: PlanPointer; at: Point; moved: boolean } | null>(null);
   const latest = useRef({ opts, plan });
   latest.current = { opts, plan };
-  const where = (e: ReactPointerEvent<Element>): [number, number] => {
-    const d = drag.current!;
+  // The item's place now: where it was plus the pointer's movement, in plan metres.
+  const where = (d: { start: PlanPointer; at: Point }, e: ReactPointerEvent<Element>): [number, number] => {
     const p = latest.current.plan.fromClient(e.clientX, e.clientY);
     return [d.at[0] + (p.metres[0] - d.start.metres[0]), d.at[1] + (p.metres[1] - d.start.metres[1])];
   };
@@ -403,26 +418,20 @@ export function usePlanDrag(opts: {
     style: { cursor: opts.disabled ? 'pointer' : 'move' },
     onPointerDown: (e) => {
       if (e.button !== 0) return;
+      // The viewer does not pan or take it as a click on the plan.
       e.stopPropagation();
-      if (opts.disabled) {
-        drag.current = { id: e.pointerId, start: plan.fromClient(e.clientX, e.clientY), at: opts.at, moved: false, last: [opts.at[0], opts.at[1]] };
-        return;
-      }
-      (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
-      drag.current = { id: e.pointerId, start: plan.fromClient(e.clientX, e.clientY), at: opts.at, moved: false, last: [opts.at[0], opts.at[1]] };
+      if (!opts.disabled) (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
+      drag.current = { id: e.pointerId, start: plan.fromClient(e.clientX, e.clientY), at: opts.at, moved: false };
     },
     onPointerMove: (e) => {
       const d = drag.current;
       if (!d || d.id !== e.pointerId) return;
       e.stopPropagation();
+      const { opts: o } = latest.current;
+      if (o.disabled) return;
       const p = latest.current.plan.fromClient(e.clientX, e.clientY);
-      const { screen } = d.start;
-      if (!d.moved && Math.hypot(p.screen[0] - screen[0], p.screen[1] - screen[1]) >= CLICK_SLOP && !latest.current.opts.disabled)
-        d.moved = true;
-      if (d.moved) {
-        d.last = where(e);
-        latest.current.opts.onDrag?.(d.last);
-      }
+      if (!d.moved && Math.hypot(p.screen[0] - d.start.screen[0], p.screen[1] - d.start.screen[1]) >= CLICK_SLOP) d.moved = true;
+      if (d.moved) o.onDrag?.(where(d, e));
     },
     onPointerUp: (e) => {
       const d = drag.current;
@@ -430,8 +439,9 @@ export function usePlanDrag(opts: {
       e.stopPropagation();
       drag.current = null;
       (e.currentTarget as Element).releasePointerCapture?.(e.pointerId);
-      if (d.moved) latest.current.opts.onDrop?.(where(e));
-      else latest.current.opts.onClick?.();
+      const { opts: o } = latest.current;
+      if (d.moved) o.onDrop?.(where(d, e));
+      else o.onClick?.();
     },
   };
 }
