@@ -144,7 +144,7 @@ function renderPage() {
 
 const page = () => screen.getByTestId('inner-map');
 const floorCount = (id: number) => screen.getByTestId(`floor-${id}`).getAttribute('data-count');
-const anchorIds = () => [...document.querySelectorAll('[data-anchor]')].map((e) => Number(e.getAttribute('data-anchor')));
+const anchorIds = () => [...document.querySelectorAll('[data-testid="anchor-markers"] > g[data-type]')].map((e) => Number(e.getAttribute('data-testid')!.slice('anchor-'.length)));
 
 beforeAll(async () => {
   polyfillDom();
@@ -176,17 +176,16 @@ describe('inner map', () => {
     await waitFor(() => expect(floorCount(11)).toBe('2'));
     expect(floorCount(10)).toBe('1');
     expect(anchorIds()).toEqual([101, 102]);
-    const aoa = document.querySelector('[data-anchor="102"]')!;
-    expect(aoa.getAttribute('data-type')).toBe('3');
-    // The AOA arrow turns with the heading.
-    expect(aoa.querySelector('g[transform="rotate(90)"]')).not.toBeNull();
+    expect(screen.getByTestId('anchor-102').getAttribute('data-type')).toBe('3');
+    // The AOA locator shows its heading.
+    expect(screen.getByTestId('anchor-heading-102')).toBeTruthy();
     expect(sent.find((s) => s.path === '/Scene/sceneInfoByMonitorForServer')!.body).toMatchObject({ SceneId: 1 });
     expect(within(screen.getByTestId('inner-legend')).getByText('Online 1')).toBeTruthy();
 
     fireEvent.click(within(screen.getByTestId('floor-switch')).getByText('2F'));
     await waitFor(() => expect(page().getAttribute('data-floor')).toBe('11'));
     expect(anchorIds()).toEqual([103, 104]);
-    expect(document.querySelector('[data-anchor="104"]')!.getAttribute('data-state')).toBe('2');
+    expect(screen.getByTestId('anchor-104').getAttribute('data-state')).toBe('2');
     // One SOS on 2F (from the snapshot).
     expect(screen.getByTestId('sos-count').textContent).toBe('1');
   });

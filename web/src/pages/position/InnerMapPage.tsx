@@ -11,6 +11,7 @@ import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client';
 import { PlanView, type PlanViewHandle } from '../../indoor/PlanView';
+import { ANCHOR_COLOURS, AnchorMarkers } from '../../indoor/AnchorMarkers';
 import type { PlanTransform } from '../../indoor/planTransform';
 import { indoorLive, type IndoorStore } from '../../indoor/live/indoorStore';
 import { TagCanvas } from '../../indoor/live/TagCanvas';
@@ -19,7 +20,6 @@ import { onRefresh } from '../../realtime/events';
 import { useRealtime } from '../../realtime/store';
 import { USER_DATA, userDataOptions } from '../../i18n/texts';
 import { usePlayback } from '../devices/history/usePlayback';
-import { AnchorMarks, ANCHOR_COLORS } from './inner/AnchorMarks';
 import { HistoryPanel, todayRange, useIndoorHistory, type IndoorTrack, type Range } from './inner/HistoryPanel';
 import { FloorSwitch, LiveTagCard, StatusLegend } from './inner/LivePanels';
 import { TrackMarks } from './inner/TrackMarks';
@@ -205,10 +205,10 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
           </Space>
           <StatusLegend store={store} sceneId={sceneId} floorId={floorId} />
           <div className="wt-inner-legend">
-            <span><i style={{ background: ANCHOR_COLORS[1] }} />{t('anchor.ble')}</span>
-            <span><i style={{ background: ANCHOR_COLORS[2], borderRadius: 0 }} />{t('anchor.uwb')}</span>
-            <span><i style={{ background: ANCHOR_COLORS[3] }} />{t('anchor.aoa')}</span>
-            <span><i style={{ background: '#bfbfbf' }} />{t('anchor.invalid')}</span>
+            <span><i style={{ background: ANCHOR_COLOURS[1] }} />{t('anchor.ble')}</span>
+            <span><i style={{ background: ANCHOR_COLOURS[2], borderRadius: 0 }} />{t('anchor.uwb')}</span>
+            <span><i style={{ background: ANCHOR_COLOURS[3] }} />{t('anchor.aoa')}</span>
+            <span><i style={{ background: '#8c8c8c' }} />{t('anchor.invalid')}</span>
           </div>
         </Space>
         {sceneId !== undefined && (
@@ -257,7 +257,7 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
               ) : null
             }
           >
-            <AnchorMarks anchors={anchors} />
+            <AnchorMarkers anchors={anchors} />
             {track && <TrackMarks points={track} floorId={floor.FloorId} current={play.state === 'idle' ? null : play.index} />}
           </PlanView>
         ) : (
