@@ -182,6 +182,16 @@ describe('inner map', () => {
     expect(sent.find((s) => s.path === '/Scene/sceneInfoByMonitorForServer')!.body).toMatchObject({ SceneId: 1 });
     expect(within(screen.getByTestId('inner-legend')).getByText('Online 1')).toBeTruthy();
 
+    // jsdom lays nothing out: the plan is at zoom 1 from the corner, 20 px a metre (5 cm a pixel).
+    // A click next to Grandma Li (10 m, 10 m) opens her card; a click on an empty spot closes it.
+    const plan = screen.getByTestId('inner-plan');
+    fireEvent.pointerDown(plan, { button: 0, pointerId: 1, clientX: 203, clientY: 198 });
+    fireEvent.pointerUp(plan, { button: 0, pointerId: 1, clientX: 203, clientY: 198 });
+    expect((await screen.findByTestId('tag-card')).getAttribute('data-device')).toBe('1');
+    fireEvent.pointerDown(plan, { button: 0, pointerId: 1, clientX: 600, clientY: 500 });
+    fireEvent.pointerUp(plan, { button: 0, pointerId: 1, clientX: 600, clientY: 500 });
+    await waitFor(() => expect(screen.queryByTestId('tag-card')).toBeNull());
+
     fireEvent.click(within(screen.getByTestId('floor-switch')).getByText('2F'));
     await waitFor(() => expect(page().getAttribute('data-floor')).toBe('11'));
     expect(anchorIds()).toEqual([103, 104]);

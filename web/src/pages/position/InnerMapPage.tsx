@@ -86,7 +86,8 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
   const sosDevices = useRealtime((s) => s.sosDevices);
   const sosShown = useRef(new Set<number>());
   useEffect(() => {
-    for (const id of sosDevices) if (!sosShown.current.has(id)) store.setSos(id, true);
+    // All of them again after a snapshot (tags unknown before it are known now); a no-op when set.
+    for (const id of sosDevices) store.setSos(id, true);
     for (const id of sosShown.current) if (!sosDevices.has(id)) store.setSos(id, false);
     sosShown.current = new Set(sosDevices);
   }, [sosDevices, store, seeded]);
