@@ -10,6 +10,7 @@ import { LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type Realtime
 import { call } from '../api/client';
 import { useSession } from '../stores/session';
 import { liveDevices } from '../map/deviceStore';
+import { indoorLive } from '../indoor/live/indoorStore';
 import { AlarmMessage } from '../i18n/AlarmMessage';
 import { useAlarmTypeName } from '../pages/alarm/queries';
 import { closeNotices, noticeClosed, noticeOpened, setNoticeCloser } from './alarmNotices';
@@ -72,7 +73,10 @@ export function RealtimeProvider() {
       },
       onReconnected: () => emitRefresh(),
       onMessage: (m: RealtimeMessage) => {
-        if (m.type === 'devices') liveDevices.apply(m.devices);
+        if (m.type === 'devices') {
+          liveDevices.apply(m.devices);
+          indoorLive.apply(m.devices);
+        }
         else if (m.type === 'refresh' || (m.type === 'alarm' && m.alarm.NotificationType === REFRESH_NOTIFICATION_TYPE)) emitRefresh();
         else if (m.type === 'alarm') {
           const a = m.alarm;
