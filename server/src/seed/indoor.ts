@@ -5,9 +5,9 @@
 // watches that report the beacons they hear, asset tags heard by the gateways, UWB tags and AOA
 // tags. In demo mode the simulator walks them (gateway/service.ts); the anchors start uncalibrated
 // (RSSI at 1 m -59 everywhere, exponent 2), as installed hardware does.
-import { randomBytes } from 'node:crypto';
 import type { DemoStep } from './demo.js';
 import { newToken } from '../modules/integration/repo.js';
+import { newFileKey } from '../modules/scene/files.js';
 
 /** The HTTP uplink integration the demo's indoor gateways and tags report through. */
 export const INDOOR_DEMO_INTEGRATION = 'indoor-gateways';
@@ -68,7 +68,7 @@ export const seedIndoorDemo: DemoStep = async (deps, accounts) => {
   const b = sim.CARE_HOME;
   const owner = accounts.operator;
   const q = deps.database.query.bind(deps.database);
-  const key = () => randomBytes(12).toString('hex');
+  const key = newFileKey;
   const [scene] = await q<{ id: number }>(
     `INSERT INTO scenes (owner_id, name, lat, lon, address, enabled, beacon_type, method, map_svg, map_key)
      VALUES ($1, $2, $3, $4, $5, true, 1, 1, $6, $7) RETURNING id`,

@@ -74,7 +74,7 @@ export function AnchorsPage({ aoa }: { aoa: boolean }) {
 
   const pickers = (
     <Space wrap>
-      <SceneSelect value={sceneId} onChange={(id) => setParams({ scene: String(id) })} />
+      <SceneSelect value={sceneId} onChange={(id, o) => setParams({ scene: String(id) }, o)} />
       <FloorSelect sceneId={sceneId} value={floorId} onChange={(id) => setParams({ scene: String(sceneId), floor: String(id) })} />
       <Legend aoa={aoa} />
     </Space>

@@ -32,7 +32,7 @@ export default function SceneFloorsPage() {
   const picker = (
     <Space wrap>
       <Typography.Text>{t('scene.title')}</Typography.Text>
-      <SceneSelect value={sceneId} onChange={(id) => setParams({ scene: String(id) })} />
+      <SceneSelect value={sceneId} onChange={(id, o) => setParams({ scene: String(id) }, o)} />
     </Space>
   );
   if (!sceneId)
@@ -91,7 +91,7 @@ export default function SceneFloorsPage() {
           {t('floor.count', { count: ctx.data?.Total ?? 0, max: scene.MAX_FLOORS })}
         </Typography.Text>,
       ]}
-      actionsColumn={{ title: t('actions'), width: 330, fixed: 'right' }}
+      actionsColumn={{ title: t('actions'), width: 390, fixed: 'right' }}
       rowActions={rowActions}
       columns={[
         { key: 'FloorNo', title: t('floor.floorNo'), dataIndex: 'FloorNo', width: 80 },

@@ -42,7 +42,7 @@ export default function SceneMapPage() {
   const size = useImageSize(s?.MapUrl);
 
   const picker = (
-    <SceneSelect value={sceneId} onChange={(id) => setParams({ id: String(id) })} testId="scene-map-select" />
+    <SceneSelect value={sceneId} onChange={(id, o) => setParams({ id: String(id) }, o)} testId="scene-map-select" />
   );
   if (!sceneId)
     return (

@@ -1,16 +1,25 @@
 // The scene and floor pickers of the scene pages: every scene of the caller's subtree (enabled or
 // not), and the floors of one scene in floor order.
+import { useEffect } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAllScenes } from './queries';
 
-export function SceneSelect({ value, onChange, testId }: { value?: number; onChange: (id: number) => void; testId?: string }) {
+/**
+ * Without a scene chosen (a page opened from the menu), the first scene is taken, replacing the
+ * address rather than adding a step to the history.
+ */
+export function SceneSelect({ value, onChange, testId }: { value?: number; onChange: (id: number, o?: { replace: boolean }) => void; testId?: string }) {
   const { t } = useTranslation('scene');
   const scenes = useAllScenes();
+  const first = scenes.data?.[0]?.SceneId;
+  useEffect(() => {
+    if (value === undefined && first !== undefined) onChange(first, { replace: true });
+  }, [value, first, onChange]);
   return (
     <Select<number>
       value={value}
-      onChange={onChange}
+      onChange={(id) => onChange(id)}
       loading={scenes.isLoading}
       placeholder={t('pickScene')}
       style={{ minWidth: 220 }}
