@@ -133,7 +133,7 @@ export function HistoryPanel(p: HistoryPanelProps) {
         </Space>
       </Form>
       {track && track.length > 0 && (
-        <div className="wt-history-player" data-testid="playback" data-state={play.state} data-index={play.index}>
+        <div className="wt-history-player" data-testid="playback" data-state={play.state} data-index={play.index} data-points={track.length}>
           <Space wrap>
             <Button
               type="primary"

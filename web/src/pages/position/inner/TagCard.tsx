@@ -41,7 +41,7 @@ export function TagCard({ tag, floorName, onClose, onHistory }: { tag: IndoorTag
           {tag.indoor ? <span {...USER_DATA}>{floorName ?? none}</span> : t('card.outdoors')}
         </Descriptions.Item>
         <Descriptions.Item label={t('card.position')} span={2}>
-          {tag.indoor ? t('card.xy', { x: tag.x.toFixed(1), y: tag.y.toFixed(1) }) : none}
+          <span data-testid="tag-card-position">{tag.indoor ? t('card.xy', { x: tag.x.toFixed(1), y: tag.y.toFixed(1) }) : none}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('card.fixTime')} span={2}>
           {tag.fixTime === null ? none : formatDateTime(tag.fixTime)}
