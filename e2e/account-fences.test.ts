@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWatchFrame, watchContent } from '@wt/protocols';
 import { launchBrowser, pngColours, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, closeOverlays, login, pickAccount } from './console.js';
+import { callApi, closeOverlays, login, pickAccount, switchLanguage } from './console.js';
 
 const texts = (lang: string, ns: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
 const messages = (lang: string) => JSON.parse(readFileSync(path.join(root, 'contract/src/messages', `${lang}.json`), 'utf8')) as Record<string, any>;
@@ -281,10 +281,7 @@ describe('account fences, in Chinese', () => {
 describe('account fences, in English', () => {
   beforeAll(async () => {
     // The console's own language switch, in the same logged-in page.
-    await closeOverlays(page);
-    await page.locator('.wt-navbar button[aria-label]').filter({ has: page.locator('.anticon-translation') }).click();
-    await page.locator('.ant-dropdown-menu-item', { hasText: texts('zh-CN', 'common').languages.en }).click();
-    await page.locator('html[lang="en"]').waitFor({ state: 'attached' });
+    await switchLanguage(page, 'zh-CN', 'en');
   });
   fenceFlow(LANGS[1]);
 });

@@ -1,5 +1,8 @@
 // Steps shared by the console's browser tests.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { root } from './harness.js';
 
 /** Logs in through the login form (the demo administrator unless told otherwise), in a console language. */
 export async function login(page: Page, url: string, lang = 'zh-CN', name = 'admin', password = 'admin123') {
@@ -116,4 +119,16 @@ export async function pickAccount(page: Page, testId: string, loginName: string)
   await select.click();
   await select.locator('input').fill(loginName);
   await page.locator('.ant-select-dropdown:visible .ant-select-tree-treenode', { hasText: loginName }).first().click();
+}
+
+/**
+ * Switches the console's language with its own menu in the navbar, in the same logged-in page. The
+ * menu names the languages in the language on screen (`from`).
+ */
+export async function switchLanguage(page: Page, from: string, to: 'zh-CN' | 'zh-TW' | 'en') {
+  const common = JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', from, 'common.json'), 'utf8')) as { languages: Record<string, string> };
+  await closeOverlays(page);
+  await page.locator('.wt-navbar button[aria-label]').filter({ has: page.locator('.anticon-translation') }).click();
+  await page.locator('.ant-dropdown-menu-item', { hasText: common.languages[to] }).click();
+  await page.locator(`html[lang="${to}"]`).waitFor({ state: 'attached' });
 }

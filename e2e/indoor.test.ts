@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARE_HOME, renderFloorPlan } from '@wt/simulator';
 import { launchBrowser, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, closeOverlays, login } from './console.js';
+import { callApi, login, switchLanguage } from './console.js';
 
 const texts = (lang: string, ns: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
 
@@ -180,10 +180,7 @@ describe('indoor positioning, in Chinese', () => {
 describe('indoor positioning, in English', () => {
   beforeAll(async () => {
     // The console's own language switch, in the same logged-in page.
-    await closeOverlays(page);
-    await page.locator('.wt-navbar button[aria-label]').filter({ has: page.locator('.anticon-translation') }).click();
-    await page.locator('.ant-dropdown-menu-item', { hasText: texts('zh-CN', 'common').languages.en }).click();
-    await page.locator('html[lang="en"]').waitFor({ state: 'attached' });
+    await switchLanguage(page, 'zh-CN', 'en');
   });
   indoorFlow(LANGS[1]);
 });

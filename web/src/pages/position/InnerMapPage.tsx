@@ -23,7 +23,7 @@ import { usePlayback } from '../devices/history/usePlayback';
 import { HistoryPanel, todayRange, useIndoorHistory, type IndoorTrack, type Range } from './inner/HistoryPanel';
 import { FloorSwitch, LiveTagCard, StatusLegend } from './inner/LivePanels';
 import { TrackMarks } from './inner/TrackMarks';
-import { useStoreCount } from './inner/useStoreVersion';
+import { useStoreCount } from './inner/useStoreCount';
 import '../home/monitor/monitor.css';
 import '../devices/history/history.css';
 import './inner/inner.css';

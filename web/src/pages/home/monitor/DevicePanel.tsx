@@ -8,12 +8,15 @@ import { call } from '../../../api/client';
 import { STATUS, type DeviceStore } from '../../../map/deviceStore';
 import { onRefresh } from '../../../realtime/events';
 import { useRealtime } from '../../../realtime/store';
-import { useLiveVersion } from './useLiveVersion';
+import { useThrottledVersion } from '../../../utils/useThrottledVersion';
 import { RelativeTime } from './RelativeTime';
 import { USER_DATA } from '../../../i18n/texts';
 
 type Filter = 'all' | 'online' | 'offline' | 'sos';
 
+
+/** A whole reload of the live devices is listed at once. */
+const reloaded = (changed: Set<number> | 'all') => changed === 'all';
 export function statusColor(s: number) {
   return s === STATUS.sos ? '#f5222d' : s === STATUS.online ? '#52c41a' : '#bfbfbf';
 }
@@ -120,7 +123,7 @@ function LiveRows({
   onSelect: (id: number) => void;
 }) {
   const { t } = useTranslation('monitor');
-  const version = useLiveVersion(store);
+  const version = useThrottledVersion(store, 2000, reloaded);
   // Ids in load order; unfiltered, the store's own list (no pass over 50 000 devices).
   const ids = useMemo(() => {
     const q = search.trim().toLowerCase();

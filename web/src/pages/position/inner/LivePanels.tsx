@@ -9,11 +9,11 @@ import { ONLINE, SOS, type IndoorStore } from '../../../indoor/live/indoorStore'
 import { COLORS } from '../../../indoor/live/tagLayer';
 import { USER_DATA } from '../../../i18n/texts';
 import { TagCard } from './TagCard';
-import { useStoreVersion } from './useStoreVersion';
+import { useThrottledVersion } from '../../../utils/useThrottledVersion';
 
 export function FloorSwitch({ store, sceneId, floors, floorId, onFloor }: { store: IndoorStore; sceneId: number | undefined; floors: scene.FloorSummary[]; floorId: number | undefined; onFloor: (id: number) => void }) {
   const { t } = useTranslation('innerMap');
-  const version = useStoreVersion(store);
+  const version = useThrottledVersion<void>(store, 500);
   const counts = useMemo(
     () => (sceneId === undefined ? new Map<number, number>() : store.countByFloor(sceneId)),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -55,7 +55,7 @@ export function FloorSwitch({ store, sceneId, floors, floorId, onFloor }: { stor
 
 export function StatusLegend({ store, sceneId, floorId }: { store: IndoorStore; sceneId: number | undefined; floorId: number | undefined }) {
   const { t } = useTranslation('innerMap');
-  const version = useStoreVersion(store);
+  const version = useThrottledVersion<void>(store, 500);
   const status = useMemo(() => {
     const out = { online: 0, offline: 0, sos: 0 };
     if (sceneId === undefined || floorId === undefined) return out;
@@ -89,7 +89,7 @@ export function StatusLegend({ store, sceneId, floorId }: { store: IndoorStore; 
 }
 
 export function LiveTagCard({ store, id, floorName, onClose, onHistory }: { store: IndoorStore; id: number; floorName: (floorId: number) => string | undefined; onClose: () => void; onHistory: (id: number) => void }) {
-  const version = useStoreVersion(store);
+  const version = useThrottledVersion<void>(store, 500);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const tag = useMemo(() => store.tag(id), [store, id, version]);
   if (!tag) return null;
