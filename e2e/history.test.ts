@@ -101,7 +101,7 @@ describe('history and dashboard', () => {
   it('shows the dashboard', async () => {
     await open(page, '/dashboard');
     await page.locator('[data-testid="dashboard"][data-loaded="1"]').waitFor({ timeout: 20_000 });
-    await expect(page.locator('[data-testid="stat-total"] .wt-dash-stat-value').innerText()).resolves.toBe('50');
+    await expect(page.locator('[data-testid="stat-total"] .wt-dash-stat-value').innerText()).resolves.toBe('75');
     await page.waitForTimeout(1500);
     await screenshot(page, 'dashboard-zh-CN');
     expect(errors).toEqual([]);

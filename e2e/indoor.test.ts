@@ -68,10 +68,22 @@ async function removeScene(name: string) {
   await callApi(page, server.url, '/Scene/DeleteSceneInfo', { SceneIds: [s.SceneId] });
 }
 
-/** Clicks the plan at a point given as fractions of the plan viewer's box. */
+/**
+ * Clicks the plan at a point given as fractions of the plan viewer's box, once the box has stopped
+ * moving (a dialog zooms in when it opens: a box measured meanwhile sends the click elsewhere).
+ */
 async function clickPlan(scope: ReturnType<Page['locator']>, fx: number, fy: number) {
-  const box = (await scope.locator('[data-testid="plan-view"]').boundingBox())!;
-  await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+  const view = scope.locator('[data-testid="plan-view"]');
+  let box = await view.boundingBox();
+  await expect
+    .poll(async () => {
+      const now = await view.boundingBox();
+      const still = !!box && !!now && box.x === now.x && box.y === now.y && box.width === now.width && box.height === now.height;
+      box = now;
+      return still;
+    })
+    .toBe(true);
+  await page.mouse.click(box!.x + box!.width * fx, box!.y + box!.height * fy);
 }
 
 function indoorFlow(L: (typeof LANGS)[number]) {

@@ -23,7 +23,17 @@ import {
 const requests = Object.entries(SCHEMAS as Record<string, { request: z.ZodType }>).map(([path, s]) => ({ path, request: s.request }));
 
 /** Texts that carry files, bounded by their own larger limits. */
-const FILE_FIELDS = new Set(['/Device/batchDevicesCreateUserByExcel Content', '/Person/SavePersonProfile Avatar', '/Person/batchUpdatePerson Avatar', '/Platform/UploadIcon Data', '/user/agentAuthorize Content']);
+const FILE_FIELDS = new Set([
+  '/Device/batchDevicesCreateUserByExcel Content',
+  '/Person/SavePersonProfile Avatar',
+  '/Person/batchUpdatePerson Avatar',
+  '/Platform/UploadIcon Data',
+  '/user/agentAuthorize Content',
+  // Scene maps (SVG under 6 MB), icons and floor plans (PNG), as base64.
+  ...['/Scene/addSceneInfo', '/Scene/addSceneInfoByMonitor', '/Scene/editSceneInfo', '/Scene/editSceneInfoByMonitor'].flatMap((p) => [`${p} MapSvg`, `${p} Icon`]),
+  '/Scene/addFoorsInfo Plan',
+  '/Scene/editFoorsInfo Plan',
+]);
 
 
 function isNumeric(leaf: z.ZodType): boolean {

@@ -69,6 +69,16 @@ describe('IndoorStore', () => {
     expect(s.moving(1000 + GLIDE_MS * 3)).toBe(false);
   });
 
+  it('knows when a tag indoors has no name yet, until a snapshot names it', () => {
+    const s = new IndoorStore(() => undefined);
+    s.apply([fix(8, 3, 3)], 0);
+    expect(s.hasUnnamed(1)).toBe(true);
+    expect(s.hasUnnamed(2)).toBe(false);
+    s.seed(1, [{ DeviceId: 8, Imei: '866000000005001', Name: '陈秀英', FloorId: 10, X: 3, Y: 3, Accuracy: 1, Method: 'trilateration', Lat: null, Lon: null, Time: new Date(0).toISOString(), Online: true, Battery: 80, Sos: false }]);
+    expect(s.hasUnnamed(1)).toBe(false);
+    expect(s.tag(8)?.name).toBe('陈秀英');
+  });
+
   it('jumps without gliding to another floor', () => {
     const s = new IndoorStore();
     s.apply([fix(1, 2, 2)], 0);

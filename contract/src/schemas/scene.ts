@@ -28,7 +28,7 @@
 // - /Scene/ApplyCalibration (ours)                 store a fit.
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { dateInput, id, int, num, optionalId, requiredText, text } from './common.js';
+import { NO_NUL, dateInput, id, int, num, optionalId, requiredText, text } from './common.js';
 import { batchResultResponse } from './device.js';
 import { latField, lonField } from './fence.js';
 
@@ -77,7 +77,8 @@ const upload = (maxBytes: number, key: string) =>
   z
     .string({ error: key })
     .min(1, { error: key })
-    .max(Math.ceil((maxBytes * 4) / 3) + 200, { error: 'scene.fileTooLarge' });
+    .max(Math.ceil((maxBytes * 4) / 3) + 200, { error: 'scene.fileTooLarge' })
+    .regex(NO_NUL, { error: 'validation.nul' });
 
 /** Degrees clockwise of the plan's +x axis from east. */
 export const rotationField = num(-360, 360);
@@ -95,7 +96,11 @@ const sceneFields = {
   BeaconType: choice(SCENE_BEACON_TYPES, 'scene.beaconTypeRequired', 'scene.beaconTypeInvalid'),
   Method: choice(SCENE_METHODS, 'scene.methodRequired', 'scene.methodInvalid'),
   /** PNG or SVG data; absent: no icon (on edit: unchanged), '' on edit: removed. */
-  Icon: z.string().max(Math.ceil((SCENE_ICON_MAX_BYTES * 4) / 3) + 200, { error: 'scene.fileTooLarge' }).optional(),
+  Icon: z
+    .string()
+    .max(Math.ceil((SCENE_ICON_MAX_BYTES * 4) / 3) + 200, { error: 'scene.fileTooLarge' })
+    .regex(NO_NUL, { error: 'validation.nul' })
+    .optional(),
 };
 
 export const addSceneRequest = z.object({

@@ -295,6 +295,18 @@ export class IndoorStore {
     };
   }
 
+  /**
+   * Whether a tag indoors in the scene has no name yet: first seen in a realtime batch while the
+   * monitor's device list was not loaded, after the snapshot was taken. The page asks the snapshot
+   * again then, so the tag can be found by its name.
+   */
+  hasUnnamed(sceneId: number): boolean {
+    for (let i = 0; i < this.count; i++) {
+      if (this.scene[i] === sceneId && (this.flags[i]! & INDOOR) !== 0 && !this.names[i]) return true;
+    }
+    return false;
+  }
+
   /** Tags of a scene whose name or IMEI contains the text (case-insensitive), at most `limit`. */
   search(sceneId: number, text: string, limit = 20): IndoorTag[] {
     const q = text.trim().toLowerCase();

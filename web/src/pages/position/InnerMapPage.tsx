@@ -33,6 +33,9 @@ export interface InnerMapPageProps {
   store?: IndoorStore;
 }
 
+
+/** How often the page looks for tags without a name (and then asks the snapshot again). */
+const UNNAMED_CHECK_MS = 3000;
 export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) {
   const { t } = useTranslation('innerMap');
   const [params, setParams] = useSearchParams();
@@ -76,9 +79,14 @@ export default function InnerMapPage({ store = indoorLive }: InnerMapPageProps) 
         .catch(() => undefined);
     void seed();
     const off = onRefresh(() => void seed());
+    // Tags that came indoors after the snapshot arrive without a name: the snapshot names them.
+    const naming = setInterval(() => {
+      if (store.hasUnnamed(sceneId)) void seed();
+    }, UNNAMED_CHECK_MS);
     return () => {
       alive = false;
       off();
+      clearInterval(naming);
     };
   }, [sceneId, store]);
 

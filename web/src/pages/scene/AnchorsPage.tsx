@@ -12,7 +12,7 @@ import { useCan } from '../../access/can';
 import { call } from '../../api/client';
 import { AnchorMarkers, ANCHOR_COLOURS, type AnchorMark } from '../../indoor/AnchorMarkers';
 import { PlanView } from '../../indoor/PlanView';
-import { userDataCell } from '../../i18n/texts';
+import { USER_DATA, userDataCell } from '../../i18n/texts';
 import { ListPage, addAction, useAction, type RowAction } from '../../patterns';
 import { AnchorBatchDialog, AnchorDialog, anchorEditValues, type AnchorDraft } from './AnchorDialogs';
 import { CalibrationPanel } from './CalibrationPanel';
@@ -114,7 +114,7 @@ export function AnchorsPage({ aoa }: { aoa: boolean }) {
         <Col xs={24} xl={aoa ? 24 : 16}>
           <Card
             size="small"
-            title={f ? t('floor.label', { no: f.FloorNo, name: f.Name }) : ''}
+            title={f ? <span {...USER_DATA}>{t('floor.label', { no: f.FloorNo, name: f.Name })}</span> : ''}
             extra={
               <Typography.Text type="secondary">
                 {!f ? null : scaled ? (mayEdit ? t('anchor.planHint') : null) : t('messages:scene.noScale')}

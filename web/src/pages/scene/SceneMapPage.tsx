@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@wt/contract';
 import { PlanView } from '../../indoor/PlanView';
 import { SceneSelect } from './SceneSelect';
+import { USER_DATA } from '../../i18n/texts';
 import { beaconTypeName, floorTypeName, idParam, methodName, useSceneDetail } from './queries';
 
 /** An SVG without a size of its own is shown at this size (its aspect kept by the browser). */
@@ -60,7 +61,7 @@ export default function SceneMapPage() {
       title={
         <Space>
           <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/scene/sencelist')} aria-label={t('back')} />
-          {s?.Name ?? t('sceneMap.title')}
+          {s ? <span {...USER_DATA}>{s.Name}</span> : t('sceneMap.title')}
         </Space>
       }
       extra={picker}
@@ -82,8 +83,12 @@ export default function SceneMapPage() {
           </Col>
           <Col xs={24} xl={8}>
             <Descriptions column={1} size="small" bordered data-testid="scene-details">
-              <Descriptions.Item label={t('scene.owner')}>{s.OwnerLoginName}</Descriptions.Item>
-              <Descriptions.Item label={t('scene.address')}>{s.Address}</Descriptions.Item>
+              <Descriptions.Item label={t('scene.owner')}>
+                <span {...USER_DATA}>{s.OwnerLoginName}</span>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('scene.address')}>
+                <span {...USER_DATA}>{s.Address}</span>
+              </Descriptions.Item>
               <Descriptions.Item label={t('sceneMap.location')}>
                 {s.Lat.toFixed(6)}, {s.Lon.toFixed(6)}
               </Descriptions.Item>
@@ -120,7 +125,7 @@ export default function SceneMapPage() {
                         <img src={f.PlanUrl} alt="" style={{ width: 64, height: 48, objectFit: 'contain', background: '#fafafa' }} />
                       ) : null
                     }
-                    title={t('floor.label', { no: f.FloorNo, name: f.Name })}
+                    title={<span {...USER_DATA}>{t('floor.label', { no: f.FloorNo, name: f.Name })}</span>}
                     description={`${floorTypeName(t, f.Type)} · ${t('floor.anchorsCount', { count: f.AnchorCount })}`}
                   />
                 </List.Item>

@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { userDataOptions } from '../../i18n/texts';
 import { useAllScenes } from './queries';
 
 /**
@@ -25,6 +26,7 @@ export function SceneSelect({ value, onChange, testId }: { value?: number; onCha
       style={{ minWidth: 220 }}
       showSearch={{ optionFilterProp: 'label' }}
       options={(scenes.data ?? []).map((s) => ({ value: s.SceneId, label: s.Name }))}
+      {...userDataOptions}
       data-testid={testId ?? 'scene-select'}
     />
   );
@@ -53,6 +55,7 @@ export function FloorSelect({
       placeholder={t('pickFloor')}
       style={{ minWidth: 200 }}
       options={floors.map((f) => ({ value: f.FloorId, label: t('floor.label', { no: f.FloorNo, name: f.Name }) }))}
+      {...userDataOptions}
       data-testid={testId ?? 'floor-select'}
     />
   );
