@@ -8,7 +8,6 @@ export type ConnectionMode = 'long' | 'short';
 
 /** How an indoor fix was computed, as the method columns store it. */
 export const INDOOR_METHOD_CODES: Record<IndoorFix['method'], number> = { nearest: 1, trilateration: 2, uwb: 3, aoa: 4 };
-export const INDOOR_METHODS: Record<number, IndoorFix['method']> = { 1: 'nearest', 2: 'trilateration', 3: 'uwb', 4: 'aoa' };
 
 /** The indoor part of the latest fix: null when that fix was outdoors. */
 export type IndoorState = (IndoorFix & { accuracy?: number }) | null;
