@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scene as schemas } from '@wt/contract';
 import { rows } from '../src/lib/sql.js';
-import { planToWgs84 } from '../src/modules/scene/geo.js';
+import { planToGeo } from '../src/indoor/index.js';
 import { CLEAN_SVG, pngBase64, pngBytes, pngDataUrl, svgBase64, svgDataUrl } from './images.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
@@ -901,8 +901,8 @@ describe.each(databases())('scene calls on %s', (kind) => {
     expect(live.body.State).toBe(200);
     expect(live.body.Items.map((d: { DeviceId: number }) => d.DeviceId)).toEqual([inside, other]);
     const first = live.body.Items[0];
-    const expected = planToWgs84(
-      { originLat: geo.OriginLat, originLon: geo.OriginLon, rotation: geo.Rotation },
+    const expected = planToGeo(
+      { originLat: geo.OriginLat, originLon: geo.OriginLon, rotation: geo.Rotation, metresPerPixel: 1 },
       10,
       5,
     );

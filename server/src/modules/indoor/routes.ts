@@ -13,6 +13,10 @@ import { floorInReach } from '../scene/repo.js';
 
 /** Anchor pairs heard at least this often make a fit; fewer say nothing reliable. */
 export const MIN_CALIBRATION_PAIRS = 6;
+/** Pairs read at most (the most often heard): a floor's anchors hear a few dozen neighbours each. */
+const MAX_CALIBRATION_PAIRS = 20_000;
+/** Readings one pair contributes at most, so a pair heard all day does not outweigh the others. */
+const MAX_READINGS_PER_PAIR = 50;
 
 interface AnchorRow {
   id: number;
@@ -49,7 +53,8 @@ export async function calibrate(ctx: AuthedContext, b: { FloorId: number; Minute
   const hearings = await rows<{ from_id: number; to_id: number; n: number; mean: number }>(
     db,
     sql`SELECT from_id, to_id, sum(count)::int AS n, sum(rssi_sum) / sum(count) AS mean FROM anchor_hearings
-        WHERE floor_id = ${b.FloorId} AND minute >= now() - make_interval(mins => ${b.Minutes}) GROUP BY from_id, to_id`,
+        WHERE floor_id = ${b.FloorId} AND minute >= now() - make_interval(mins => ${b.Minutes}) GROUP BY from_id, to_id
+        ORDER BY n DESC LIMIT ${MAX_CALIBRATION_PAIRS}`,
   );
   const readings: { from: string; to: string; rssi: number }[] = [];
   let pairs = 0;
@@ -59,7 +64,7 @@ export async function calibrate(ctx: AuthedContext, b: { FloorId: number; Minute
     const rx = byId.get(Number(h.from_id));
     if (!tx || !rx) continue;
     pairs += 1;
-    for (let i = 0; i < Math.min(Number(h.n), 50); i++) readings.push({ from: keyOf(tx), to: keyOf(rx), rssi: Number(h.mean) });
+    for (let i = 0; i < Math.min(Number(h.n), MAX_READINGS_PER_PAIR); i++) readings.push({ from: keyOf(tx), to: keyOf(rx), rssi: Number(h.mean) });
   }
   const placed = anchors.map((a) => ({ key: keyOf(a), x: Number(a.x), y: Number(a.y), height: Number(a.height) }));
   const samples = samplesFromAnchorPairs(readings, placed);

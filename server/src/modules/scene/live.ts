@@ -9,7 +9,7 @@ import { notFound } from '../../lib/errors.js';
 import { subtreePattern } from '../../lib/scope.js';
 import { iso, rows } from '../../lib/sql.js';
 import { SOS_TYPE } from '../monitor/repo.js';
-import { planToWgs84 } from './geo.js';
+import { planToGeo } from '../../indoor/index.js';
 import { floorInReach, floorNotFound, sceneInReach, sceneReach } from './repo.js';
 
 const { INDOOR_METHODS } = schemas;
@@ -67,11 +67,13 @@ export async function liveDevices(ctx: AuthedContext, q: z.output<typeof schemas
       const geo =
         r.origin_lat === null || r.origin_lon === null
           ? null
-          : planToWgs84(
+          : planToGeo(
               {
                 originLat: Number(r.origin_lat),
                 originLon: Number(r.origin_lon),
                 rotation: Number(r.rotation ?? 0),
+                // Unused by the conversion of plan metres; the placement is what counts here.
+                metresPerPixel: 1,
               },
               x,
               y,

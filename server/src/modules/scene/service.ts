@@ -2,6 +2,7 @@
 // is stored, limits and SPEC §8's refusals are decided under the scene's (or the owner's) row lock,
 // and every change is announced cluster-wide (SCENES_CHANGED_TOPIC) so every positioning engine
 // reloads the scenes named.
+import { normalizeMac } from '../../indoor/index.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { State, scene as schemas } from '@wt/contract';
 import type { z } from 'zod';
@@ -86,12 +87,6 @@ function anchorTypeRefusal(
   return { key: 'scene.anchorTypeScene', params: { sceneType: fit.sceneType, allowed: fit.allowed } };
 }
 
-/** AC-23-3f-a0-00-01 and ac233fa00001 are AC:23:3F:A0:00:01. */
-export const normalizeMac = (mac: string) =>
-  mac
-    .replace(/[^0-9a-f]/gi, '')
-    .toUpperCase()
-    .replace(/(..)(?!$)/g, '$1:');
 
 /** A taken MAC or code+major+minor (the unique indexes) answers "already exists". */
 async function uniqueAnchor<R>(write: () => Promise<R>): Promise<R> {
@@ -339,7 +334,8 @@ export async function deleteFloors(ctx: AuthedContext, b: { FloorIds: number[] }
 
 const anchorValues = (b: AnchorBody | AnchorEditBody) => ({
   name: b.Name,
-  mac: normalizeMac(b.Mac),
+  // The contract lets only six hex pairs through: AC-23-3f-a0-00-01 and ac233fa00001 are AC:23:3F:A0:00:01.
+  mac: normalizeMac(b.Mac)!,
   code: b.Code,
   major: b.Major,
   minor: b.Minor,
