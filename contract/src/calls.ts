@@ -255,6 +255,8 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/AccountFence/AttendanceExport', area: 'fence', permission: 'user', note: 'the attendance table as a spreadsheet (streamed)' },
   { path: '/Scene/Calibrate', area: 'scene', permission: 'admin', note: "fit the distance model of a floor's anchors from anchors hearing each other (changes nothing)" },
   { path: '/Scene/ApplyCalibration', area: 'scene', permission: 'admin', note: "store a calibration fit: RSSI at 1 m per anchor and the floor's exponent" },
+  { path: '/SMS/Records', area: 'user', permission: 'user', note: 'alarm notices (SMS, e-mail) of the subtree with their delivery state' },
+  { path: '/SMS/Changes', area: 'user', permission: 'user', note: 'change log of the SMS balances: recharges, deductions, refunds, refusals' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -295,6 +295,9 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Platform/UploadIcon': 'platform.edit',
   '/Platform/Brand': 'public',
   '/User/EditFunctionSwitches': 'self',
+  // Messaging: SMS records and the balances' change log.
+  '/SMS/Records': 'read',
+  '/SMS/Changes': 'read',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

@@ -94,8 +94,8 @@ const schema = z.object({
   /** Where the built console is served from. */
   WEB_DIST: z.string().optional(),
   PLATFORM_TITLE: z.string().default('WearTrack'),
-  /** Alarm SMS: 'log' writes them to the log; 'http' POSTs {phone, text} as JSON to SMS_HTTP_URL. */
-  SMS_PROVIDER: z.enum(['log', 'http']).default('log'),
+  /** Alarm SMS: 'log' writes them to the log; 'http' POSTs {phone, text} as JSON to SMS_HTTP_URL; 'aliyun', 'smpp' below. */
+  SMS_PROVIDER: z.enum(['log', 'http', 'aliyun', 'smpp']).default('log'),
   SMS_HTTP_URL: z.string().url().optional(),
   /** Partner push: first retry delay (doubled each attempt) and attempts before giving up. */
   PUSH_RETRY_BASE_MS: z.coerce.number().int().min(10).default(5000),
@@ -144,6 +144,22 @@ const schema = z.object({
   MAP_TILE_TIANDITU_SATELLITE_URL: tileUrl.default('https://t{s}.tianditu.gov.cn/DataServer?T=img_w&x={x}&y={y}&l={z}&tk={key}'),
   MAP_TILE_TIANDITU_SATELLITE_LABELS_URL: tileUrl.default('https://t{s}.tianditu.gov.cn/DataServer?T=cia_w&x={x}&y={y}&l={z}&tk={key}'),
   MAP_TILE_TIANDITU_SUBDOMAINS: z.string().default('0,1,2,3,4,5,6,7'),
+  /** Alibaba Cloud SMS (SMS_PROVIDER=aliyun): keys, signature name, and a template whose variable carries the text. */
+  SMS_ALIYUN_ENDPOINT: z.string().url().default('https://dysmsapi.aliyuncs.com/'),
+  SMS_ALIYUN_ACCESS_KEY_ID: z.string().optional(),
+  SMS_ALIYUN_ACCESS_KEY_SECRET: z.string().optional(),
+  SMS_ALIYUN_SIGN_NAME: z.string().optional(),
+  SMS_ALIYUN_TEMPLATE_CODE: z.string().optional(),
+  SMS_ALIYUN_TEMPLATE_PARAM: z.string().default('content'),
+  /** SMPP 3.4 SMSC (SMS_PROVIDER=smpp): smpp://host:port, bind credentials, sender address, submits per second. */
+  SMPP_URL: z.string().regex(/^s?smpp:\/\/[^/]+/, 'smpp://host:port').optional(),
+  SMPP_SYSTEM_ID: z.string().optional(),
+  SMPP_PASSWORD: z.string().optional(),
+  SMPP_SOURCE_ADDR: z.string().default('WearTrack'),
+  SMPP_THROUGHPUT: z.coerce.number().int().min(1).max(10_000).default(10),
+  /** Alarm notices (SMS, e-mail): first retry delay (doubled each attempt) and attempts before giving up. */
+  NOTICE_RETRY_BASE_MS: z.coerce.number().int().min(10).default(5000),
+  NOTICE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(8),
 });
 
 export type Config = z.output<typeof schema> & { PUBLIC_URL: string };

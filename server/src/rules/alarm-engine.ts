@@ -6,9 +6,9 @@
 //
 // Durability: the pipeline writes a device's alarm (device_events) and a health reading with a
 // checked measure (health_readings) as pending, in the transaction it acknowledges them after. The
-// engine clears that mark in the same transaction as the alarm record and its partner pushes, so
-// an event is raised exactly once; what a crash (or a process without the engine) left pending is
-// replayed at start and every few seconds.
+// engine clears that mark in the same transaction as the alarm record, its partner pushes and its
+// alarm contacts' notices (SMS, e-mail), so an event is raised exactly once; what a crash (or a
+// process without the engine) left pending is replayed at start and every few seconds.
 import { ALARM_CODES, ALARM_TYPES, DEFAULT_LOCALE, alarmTypeByCode, formatDateTime, translate, type HealthThresholds } from '@wt/contract';
 import type { QueryFn } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
@@ -27,7 +27,7 @@ import {
   type Measure,
   type ThresholdSource,
 } from './alarm-rules.js';
-import { ContactNotifier, smsProviderFor } from './alarm-notify.js';
+import { NOTICE_TOPICS, enqueueAlarmNotices } from '../modules/sms/notices.js';
 import { PUSH_TOPICS, enqueuePush } from '../modules/push/outbox.js';
 
 /** Bus topics of the alarm area. */
@@ -107,6 +107,8 @@ interface Stored {
   raised: RaisedAlarm;
   input: RaiseInput;
   queued: number;
+  /** Alarm contacts' notices queued. */
+  notices: number;
 }
 
 type Row = Record<string, unknown>;
@@ -121,7 +123,6 @@ export class AlarmEngine {
   private replayTimer: NodeJS.Timeout | undefined;
   private replaying: Promise<number> | undefined;
   private pending = new Set<Promise<unknown>>();
-  private readonly notifier: ContactNotifier;
   private stopped = false;
 
   constructor(
@@ -131,7 +132,6 @@ export class AlarmEngine {
       busTransitionSource(deps.bus, ALARM_TOPICS.accountFence, 'account'),
     ],
   ) {
-    this.notifier = new ContactNotifier(deps.mailer, smsProviderFor(deps.config, deps.log), deps.log);
   }
 
   async start(opts: { offlineCheck?: boolean } = {}): Promise<void> {
@@ -417,7 +417,7 @@ export class AlarmEngine {
     });
     for (const s of stored) {
       try {
-        await this.fanOut(s.raised, s.input, this.types.get(s.input.code)?.pagePush ?? true, s.queued);
+        await this.fanOut(s.raised, s.input, this.types.get(s.input.code)?.pagePush ?? true, s.queued, s.notices);
       } catch (err) {
         this.deps.log.error({ err, alarmId: s.raised.id }, 'alarm engine: telling of a stored alarm failed');
       }
@@ -467,8 +467,9 @@ export class AlarmEngine {
       created: new Date(row!.created as string),
       lastAt: new Date(row!.lastAt as string),
     };
-    // Partners hear of an alarm once, when it opens; repeats only update the record.
+    // Partners and alarm contacts hear of an alarm once, when it opens; repeats only update the record.
     let queued = 0;
+    let notices = 0;
     if (raised.inserted) {
       const category = type?.category ?? alarmTypeByCode(raised.code)?.category ?? 'device';
       queued = await enqueuePush(
@@ -488,11 +489,12 @@ export class AlarmEngine {
         },
         q,
       );
+      notices = await this.queueContactNotices(q, raised, input);
     }
-    return { raised, input, queued };
+    return { raised, input, queued, notices };
   }
 
-  private async fanOut(alarm: RaisedAlarm, input: RaiseInput, pagePush: boolean, queued = 0): Promise<void> {
+  private async fanOut(alarm: RaisedAlarm, input: RaiseInput, pagePush: boolean, queued = 0, notices = 0): Promise<void> {
     const nowMs = Date.now();
     const last = this.published.get(alarm.id);
     const fresh = alarm.inserted;
@@ -518,37 +520,24 @@ export class AlarmEngine {
       };
       this.deps.bus.publish(REALTIME_TOPICS.alarmRaised, event);
     }
-    // Partners and contacts hear of an alarm once, when it opens; repeats only update the record.
-    // (The partner pushes were queued in the alarm's transaction: wake the worker.)
+    // The partner pushes and the contacts' notices were queued in the alarm's transaction: wake their workers.
     if (!fresh) return;
     if (queued > 0) this.deps.bus.publish(PUSH_TOPICS.enqueued, { count: queued });
-    await this.notifyContacts(alarm, input);
+    if (notices > 0) this.deps.bus.publish(NOTICE_TOPICS.enqueued, { count: notices });
   }
 
-  private async notifyContacts(alarm: RaisedAlarm, input: RaiseInput): Promise<void> {
-    const ids = pathIdsUpward(input.device.accountPath);
-    if (!ids.length) return;
-    const contacts = await this.deps.database.query<Row>(
-      `SELECT c.phone, c.email, c.notify_sms AS "sms", c.notify_email AS "mail", c.types, a.language
-         FROM alarm_contacts c JOIN accounts a ON a.id = c.account_id
-        WHERE c.account_id = ANY($1::int[])`,
-      [ids],
-    );
+  /** The alarm contacts' SMS and e-mails, in the alarm's transaction, each in its account's language. */
+  private queueContactNotices(q: QueryFn, alarm: RaisedAlarm, input: RaiseInput): Promise<number> {
     const type = this.types.get(alarm.code);
-    const notices = contacts
-      .filter((c) => {
-        const types = (c.types as number[] | null) ?? [];
-        return types.length === 0 || types.includes(alarm.code);
-      })
-      .map((c) => {
-        const locale = c.language === 'en' ? 'en' : c.language === 'zh-TW' ? 'zh-TW' : 'zh-CN';
+    const device = input.device.name || input.device.imei;
+    return enqueueAlarmNotices(q, this.deps.log, {
+      alarmId: alarm.id,
+      code: alarm.code,
+      imei: input.device.imei,
+      accountPath: input.device.accountPath,
+      render: (locale) => {
         const typeName = alarmTypeName(locale, alarm.code, type);
-        const device = input.device.name || input.device.imei;
         return {
-          phone: String(c.phone ?? ''),
-          email: String(c.email ?? ''),
-          sms: Number(c.sms) === 1,
-          mail: Number(c.mail) === 1,
           subject: translate(locale, 'alarm.notifySubject', { platform: this.deps.config.PLATFORM_TITLE, type: typeName, device }),
           text: translate(locale, 'alarm.notifyText', {
             time: formatDateTime(alarm.lastAt),
@@ -558,8 +547,8 @@ export class AlarmEngine {
             message: renderAlarmMessage(locale, input.messageKey, input.params),
           }),
         };
-      });
-    if (notices.length) await this.notifier.notify(notices);
+      },
+    });
   }
 
   // ---- lookups ---------------------------------------------------------------------------------

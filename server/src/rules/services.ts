@@ -2,6 +2,8 @@
 import type { Service } from '../services.js';
 import { PushWorker } from '../modules/push/outbox.js';
 import { AlarmEngine, ensureAlarmTypes } from './alarm-engine.js';
+import { NoticeWorker } from '../modules/sms/notices.js';
+import { smsProviderFor } from '../modules/sms/providers.js';
 
 /** The engine of each running platform, for calls that act on it (threshold cache) and for tests. */
 export const alarmEngines = new WeakMap<object, AlarmEngine>();
@@ -38,3 +40,19 @@ export const pushWorkerService: Service = {
   },
   async stop() {},
 };
+
+/** Alarm contacts' SMS and e-mails: the notice outbox's worker with the configured SMS provider. */
+export const noticeWorkerService: Service = {
+  name: 'notice-worker',
+  roles: ['worker'],
+  async start(deps) {
+    const worker = new NoticeWorker(deps, smsProviderFor(deps.config, deps.log));
+    worker.start();
+    noticeWorkers.set(deps, worker);
+    return () => worker.stop();
+  },
+  async stop() {},
+};
+
+/** The notice worker of each running platform, for tests. */
+export const noticeWorkers = new WeakMap<object, NoticeWorker>();

@@ -1,0 +1,102 @@
+// Messaging (SPEC §2 "SMS service (send message by role)", §3 SMS service): the SMS service of the
+// accounts of a subtree and the alarm notices it pays for. Extra calls:
+// - /SMS/Records   alarm notices (SMS and e-mail) of the subtree, with their delivery state.
+// - /SMS/Changes   the change log of the balances: recharges, deductions, refunds, refusals.
+import { z } from 'zod';
+import { ok, pageOf, pageRequest } from '../envelope.js';
+import { flag12, int, id, optionalDate, optionalId, text } from './common.js';
+
+export const SMS_MAX_RECHARGE = 1_000_000;
+
+export const smsAccountSchema = z.object({
+  UserId: z.number(),
+  LoginName: z.string(),
+  UserName: z.string(),
+  /** 1 enabled, 2 disabled. */
+  Status: z.number(),
+  Recharged: z.number(),
+  Used: z.number(),
+  Remaining: z.number(),
+  UpdatedAt: z.string().nullable(),
+});
+export const smsListRequest = z.object({ UserId: optionalId, Name: text(64).optional(), ...pageRequest });
+export const smsListResponse = pageOf(smsAccountSchema);
+
+/** Count > 0 recharges, < 0 corrects downwards (never below what is left); Status turns the service on or off. */
+export const smsActionRequest = z
+  .object({
+    UserId: id,
+    Count: int(-SMS_MAX_RECHARGE, SMS_MAX_RECHARGE).optional(),
+    Status: flag12.optional(),
+    Remark: text(200).default(''),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.Count && v.Status === undefined) ctx.addIssue({ code: 'custom', path: ['Count'], message: 'sms.countRequired' });
+  });
+export const smsActionResponse = ok({ Item: smsAccountSchema });
+
+export const smsSyncRequest = z.object({ UserId: optionalId });
+export const smsSyncResponse = ok({
+  /** Accounts reconciled. */
+  Accounts: z.number(),
+  /** Texts reported undelivered whose charge was given back. */
+  Refunded: z.number(),
+  /** Accounts whose used and remaining counts were corrected. */
+  Corrected: z.number(),
+});
+
+export const NOTICE_CHANNELS = ['sms', 'email'] as const;
+export const NOTICE_STATUSES = ['pending', 'sent', 'delivered', 'undelivered', 'failed', 'refused'] as const;
+
+export const noticeSchema = z.object({
+  Id: z.number(),
+  Channel: z.enum(NOTICE_CHANNELS),
+  UserId: z.number(),
+  LoginName: z.string(),
+  AlarmId: z.number().nullable(),
+  Imei: z.string(),
+  Recipient: z.string(),
+  Subject: z.string(),
+  Text: z.string(),
+  Segments: z.number(),
+  Status: z.enum(NOTICE_STATUSES),
+  Attempts: z.number(),
+  /** A message key (sms.*) or the provider's words. */
+  Error: z.string(),
+  CreatedAt: z.string(),
+  DoneAt: z.string().nullable(),
+});
+export const noticeListRequest = z.object({
+  UserId: optionalId,
+  Channel: z.enum(NOTICE_CHANNELS).optional(),
+  Status: z.enum(NOTICE_STATUSES).optional(),
+  Recipient: text(64).optional(),
+  StartTime: optionalDate,
+  EndTime: optionalDate,
+  ...pageRequest,
+});
+export const noticeListResponse = pageOf(noticeSchema);
+
+export const SMS_CHANGE_KINDS = ['recharge', 'correct', 'deduct', 'refund', 'refuse', 'status', 'sync'] as const;
+export const smsChangeSchema = z.object({
+  Id: z.number(),
+  UserId: z.number(),
+  LoginName: z.string(),
+  Kind: z.enum(SMS_CHANGE_KINDS),
+  Amount: z.number(),
+  Remaining: z.number(),
+  ByName: z.string(),
+  Remark: z.string(),
+  NoticeId: z.number().nullable(),
+  CreatedAt: z.string(),
+});
+export const smsChangeListRequest = z.object({ UserId: optionalId, ...pageRequest });
+export const smsChangeListResponse = pageOf(smsChangeSchema);
+
+export const messagingSchemas = {
+  '/User/AllSMSList': { request: smsListRequest, response: smsListResponse },
+  '/User/actionSMSData': { request: smsActionRequest, response: smsActionResponse },
+  '/User/synchronizationSMSData': { request: smsSyncRequest, response: smsSyncResponse },
+  '/SMS/Records': { request: noticeListRequest, response: noticeListResponse },
+  '/SMS/Changes': { request: smsChangeListRequest, response: smsChangeListResponse },
+} as const;
