@@ -257,6 +257,9 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Scene/ApplyCalibration', area: 'scene', permission: 'admin', note: "store a calibration fit: RSSI at 1 m per anchor and the floor's exponent" },
   { path: '/SMS/Records', area: 'user', permission: 'user', note: 'alarm notices (SMS, e-mail) of the subtree with their delivery state' },
   { path: '/SMS/Changes', area: 'user', permission: 'user', note: 'change log of the SMS balances: recharges, deductions, refunds, refusals' },
+  { path: '/Message/Preview', area: 'command', permission: 'user', note: 'how many devices a message to roles, groups and accounts reaches' },
+  { path: '/Message/Sends', area: 'command', permission: 'user', note: 'messages sent to devices in the subtree, with their states counted' },
+  { path: '/Message/SendDevices', area: 'command', permission: 'user', note: "one message's devices and the state of each" },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -298,6 +298,9 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   // Messaging: SMS records and the balances' change log.
   '/SMS/Records': 'read',
   '/SMS/Changes': 'read',
+  '/Message/Preview': 'message.send',
+  '/Message/Sends': 'read',
+  '/Message/SendDevices': 'read',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

@@ -71,4 +71,18 @@ export type RealtimeMessage =
   | { type: 'devices'; devices: LiveDevice[] }
   | { type: 'alarm'; alarm: AlarmPush; deviceId: number }
   | { type: 'refresh'; NotificationType: 56 }
+  | { type: 'commands'; commands: CommandLive[] }
   | { type: 'error'; Message: string };
+
+/** A command's new state (queued, sent, answered, failed), merged per command in a batch like the devices. */
+export interface CommandLive {
+  /** Command id. */
+  c: number;
+  /** Device id. */
+  i: number;
+  s: 'queued' | 'sent' | 'answered' | 'failed';
+  /** The device's reply, when answered. */
+  r?: string | null;
+  /** When, epoch ms. */
+  t: number;
+}

@@ -117,6 +117,7 @@ const ALL_SCHEMAS = {
   ...accountFence.accountFenceSchemas,
   ...scene.sceneSchemas,
   ...messaging.messagingSchemas,
+  ...messaging.messageSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */

@@ -100,3 +100,67 @@ export const messagingSchemas = {
   '/SMS/Records': { request: noticeListRequest, response: noticeListResponse },
   '/SMS/Changes': { request: smsChangeListRequest, response: smsChangeListResponse },
 } as const;
+
+// ---- Messages to devices by role (SPEC §5 Messages; §3 isSendMsgByRole) -------------------------
+// - /Command/sendMessageByRoles  the watch message to every device of the roles, groups and accounts.
+// - /Message/Preview            how many devices a choice reaches, and how many are online.
+// - /Message/Sends              the messages sent in the subtree, with their devices' states counted.
+// - /Message/SendDevices        one send's devices and the state of each.
+
+export const MESSAGE_MAX_LENGTH = 140;
+const targetIds = z.array(id).max(1000, { error: 'validation.tooMany' }).default([]);
+
+/** Device roles, groups and accounts (with the accounts below them); at least one of them. */
+const targets = z.object({ RoleIds: targetIds, GroupIds: targetIds, UserIds: targetIds });
+const needsTarget = (v: z.infer<typeof targets>, ctx: z.RefinementCtx) => {
+  if (!v.RoleIds.length && !v.GroupIds.length && !v.UserIds.length) ctx.addIssue({ code: 'custom', path: ['RoleIds'], message: 'message.targetsRequired' });
+};
+
+export const messagePreviewRequest = targets.superRefine(needsTarget);
+export const messagePreviewResponse = ok({ Total: z.number(), Online: z.number(), Unsupported: z.number() });
+
+export const sendMessageRequest = targets
+  .extend({
+    Name: text(32).pipe(z.string().min(1, { error: 'message.nameRequired' })),
+    Content: text(MESSAGE_MAX_LENGTH).pipe(z.string().min(1, { error: 'validation.messageRequired' })),
+  })
+  .superRefine(needsTarget);
+export const sendMessageResponse = ok({ SendId: z.number(), Total: z.number(), Unsupported: z.number() });
+
+export const COMMAND_STATES = ['queued', 'sent', 'answered', 'failed'] as const;
+
+export const messageSendSchema = z.object({
+  SendId: z.number(),
+  Name: z.string(),
+  Content: z.string(),
+  SenderName: z.string(),
+  Total: z.number(),
+  Queued: z.number(),
+  Sent: z.number(),
+  Answered: z.number(),
+  Failed: z.number(),
+  CreatedAt: z.string(),
+});
+export const messageSendsRequest = z.object({ ...pageRequest });
+export const messageSendsResponse = pageOf(messageSendSchema);
+
+export const messageDeviceSchema = z.object({
+  CommandId: z.number(),
+  DeviceId: z.number(),
+  Imei: z.string(),
+  DeviceName: z.string(),
+  Status: z.enum(COMMAND_STATES),
+  Reply: z.string().nullable(),
+  Error: z.string(),
+  SentAt: z.string().nullable(),
+  AnsweredAt: z.string().nullable(),
+});
+export const messageDevicesRequest = z.object({ SendId: id, Status: z.enum(COMMAND_STATES).optional(), ...pageRequest });
+export const messageDevicesResponse = pageOf(messageDeviceSchema);
+
+export const messageSchemas = {
+  '/Command/sendMessageByRoles': { request: sendMessageRequest, response: sendMessageResponse },
+  '/Message/Preview': { request: messagePreviewRequest, response: messagePreviewResponse },
+  '/Message/Sends': { request: messageSendsRequest, response: messageSendsResponse },
+  '/Message/SendDevices': { request: messageDevicesRequest, response: messageDevicesResponse },
+} as const;

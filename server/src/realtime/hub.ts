@@ -6,10 +6,10 @@ import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { REFRESH_NOTIFICATION_TYPE, type LiveDevice, type RealtimeMessage } from '@wt/contract';
+import { REFRESH_NOTIFICATION_TYPE, type CommandLive, type LiveDevice, type RealtimeMessage } from '@wt/contract';
 import type { AuthUser } from '../calls.js';
 import type { AppDeps } from '../deps.js';
-import { TOPICS, type PositionEvent, type StatusEvent } from '../pipeline/events.js';
+import { TOPICS, type CommandEvent, type PositionEvent, type StatusEvent } from '../pipeline/events.js';
 import {
   REALTIME_TOPICS,
   SESSION_ENDED_CLOSE,
@@ -32,6 +32,8 @@ interface Client {
   user: AuthUser;
   fingerprint: string;
   pending: Map<number, LiveDevice>;
+  /** Command states to send, by command id (a message to 10 000 watches is a few batches, not 30 000 messages). */
+  commands?: Map<number, CommandLive>;
 }
 
 /** Every ancestor path of an account path, itself included: '/1/5/' -> '/1/', '/1/5/'. */
@@ -62,6 +64,7 @@ export class RealtimeHub {
       bus.subscribe<RefreshEvent>(REALTIME_TOPICS.refresh, (e) => this.onRefresh(e), cluster),
       bus.subscribe<SessionsEndedEvent>(REALTIME_TOPICS.sessionsEnded, (e) => this.onSessionsEnded(e), cluster),
       bus.subscribe<AccountsMovedEvent>(REALTIME_TOPICS.accountsMoved, (e) => this.onAccountsMoved(e), cluster),
+      bus.subscribe<CommandEvent>(TOPICS.command, (e) => this.onCommand(e), cluster),
     );
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();
@@ -168,6 +171,16 @@ export class RealtimeHub {
     for (const c of this.audience(accountPath)) this.send(c, text);
   }
 
+  private onCommand(e: CommandEvent): void {
+    if (this.byPath.size === 0) return;
+    const change: CommandLive = { c: e.commandId, i: e.deviceId, s: e.status, t: Date.parse(e.at) };
+    if (e.reply !== undefined && e.reply !== null) change.r = e.reply;
+    for (const c of this.audience(e.accountPath)) {
+      (c.commands ??= new Map()).set(change.c, change);
+      this.dirty.add(c);
+    }
+  }
+
   private onRefresh(e: RefreshEvent): void {
     const text = JSON.stringify({ type: 'refresh', NotificationType: REFRESH_NOTIFICATION_TYPE } satisfies RealtimeMessage);
     for (const c of this.audience(e.accountPath)) this.send(c, text);
@@ -179,7 +192,12 @@ export class RealtimeHub {
       const devices = [...c.pending.values()];
       c.pending.clear();
       this.dirty.delete(c);
-      this.send(c, JSON.stringify({ type: 'devices', devices } satisfies RealtimeMessage));
+      if (devices.length) this.send(c, JSON.stringify({ type: 'devices', devices } satisfies RealtimeMessage));
+      if (c.commands?.size) {
+        const commands = [...c.commands.values()];
+        c.commands.clear();
+        this.send(c, JSON.stringify({ type: 'commands', commands } satisfies RealtimeMessage));
+      }
     }
   }
 

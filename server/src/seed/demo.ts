@@ -56,6 +56,8 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
     phone: '13800000000',
     address: '深圳市南山区科技园',
     switchFunctionSendCmd: 1,
+    isSendMsgByRole: 1,
+    isWeatherConfig: 1,
   });
   // A set for accounts that must not see health data (applied by an administrator when needed).
   await db

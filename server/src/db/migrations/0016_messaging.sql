@@ -26,6 +26,7 @@ CREATE TABLE "message_sends" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"account_id" integer NOT NULL,
 	"sender_name" text DEFAULT '' NOT NULL,
+	"name" text NOT NULL,
 	"text" text NOT NULL,
 	"role_ids" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"group_ids" jsonb DEFAULT '[]'::jsonb NOT NULL,

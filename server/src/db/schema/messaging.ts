@@ -82,6 +82,7 @@ export const messageSends = pgTable(
     id: serial('id').primaryKey(),
     accountId: integer('account_id').notNull(),
     senderName: text('sender_name').notNull().default(''),
+    name: text('name').notNull(),
     text: text('text').notNull(),
     roleIds: jsonb('role_ids').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
     groupIds: jsonb('group_ids').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
