@@ -15,7 +15,7 @@ import { AlarmMessage } from '../i18n/AlarmMessage';
 import { useAlarmTypeName } from '../pages/alarm/queries';
 import { closeNotices, noticeClosed, noticeOpened, setNoticeCloser } from './alarmNotices';
 import { RealtimeConnection } from './connection';
-import { emitRefresh } from './events';
+import { emitCommands, emitRefresh } from './events';
 import { useRealtime } from './store';
 
 export const ALARM_SOUND_URL = '/sounds/alarm.wav';
@@ -77,6 +77,7 @@ export function RealtimeProvider() {
           liveDevices.apply(m.devices);
           indoorLive.apply(m.devices);
         }
+        else if (m.type === 'commands') emitCommands(m.commands);
         else if (m.type === 'refresh' || (m.type === 'alarm' && m.alarm.NotificationType === REFRESH_NOTIFICATION_TYPE)) emitRefresh();
         else if (m.type === 'alarm') {
           const a = m.alarm;
