@@ -188,7 +188,7 @@ export const CALLS: readonly CallEntry[] = [
   { path: '/Inventory/SalesInsert', area: 'inventory', permission: 'admin' },
   { path: '/Inventory/SalesUpdate', area: 'inventory', permission: 'admin' },
   { path: '/Inventory/SalesDelById', area: 'inventory', permission: 'admin' },
-  { path: '/APPInfo/CheckAppVersion', area: 'app', permission: 'admin' },
+  { path: '/APPInfo/CheckAppVersion', area: 'app', permission: 'public', note: 'the app asks whether to update (rate-limited per address)' },
   { path: '/APPInfo/UpdateAppVersionByID', area: 'app', permission: 'admin' },
   { path: '/Scene/SceneInfoListByMonitor', area: 'scene', permission: 'user', note: 'read by the live inner map (SPEC §6: editors too)' },
   { path: '/Scene/DelSceneInfoByMonitor', area: 'scene', permission: 'admin' },
@@ -260,6 +260,9 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Message/Preview', area: 'command', permission: 'user', note: 'how many devices a message to roles, groups and accounts reaches' },
   { path: '/Message/Sends', area: 'command', permission: 'user', note: 'messages sent to devices in the subtree, with their states counted' },
   { path: '/Message/SendDevices', area: 'command', permission: 'user', note: "one message's devices and the state of each" },
+  { path: '/APPInfo/List', area: 'app', permission: 'admin', note: 'companion app versions per platform' },
+  { path: '/APPInfo/Save', area: 'app', permission: 'admin', note: 'publish an app version: an uploaded package (POST /api/app-packages) or an external URL' },
+  { path: '/APPInfo/Delete', area: 'app', permission: 'admin' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

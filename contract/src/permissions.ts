@@ -251,7 +251,7 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Inventory/SalesUpdate': 'inventory.edit',
   '/Inventory/SalesDelById': 'inventory.edit',
   // App versions.
-  '/APPInfo/CheckAppVersion': 'read',
+  '/APPInfo/CheckAppVersion': 'public',
   '/APPInfo/UpdateAppVersionByID': 'app.edit',
   // Indoor scenes, floors and their beacons.
   '/Scene/SceneInfoListByMonitor': 'read',
@@ -295,12 +295,15 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Platform/UploadIcon': 'platform.edit',
   '/Platform/Brand': 'public',
   '/User/EditFunctionSwitches': 'self',
-  // Messaging: SMS records and the balances' change log.
+  // Messaging: SMS records, the balances' change log, messages to devices, app versions.
   '/SMS/Records': 'read',
   '/SMS/Changes': 'read',
   '/Message/Preview': 'message.send',
   '/Message/Sends': 'read',
   '/Message/SendDevices': 'read',
+  '/APPInfo/List': 'read',
+  '/APPInfo/Save': 'app.edit',
+  '/APPInfo/Delete': 'app.edit',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

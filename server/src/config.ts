@@ -160,6 +160,9 @@ const schema = z.object({
   /** Alarm notices (SMS, e-mail): first retry delay (doubled each attempt) and attempts before giving up. */
   NOTICE_RETRY_BASE_MS: z.coerce.number().int().min(10).default(5000),
   NOTICE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(8),
+  /** Companion app packages: the largest upload, and how often one address may ask CheckAppVersion per minute. */
+  APP_PACKAGE_MAX_MB: z.coerce.number().int().min(1).max(2048).default(300),
+  APP_CHECK_PER_MINUTE: z.coerce.number().int().min(1).default(60),
 });
 
 export type Config = z.output<typeof schema> & { PUBLIC_URL: string };

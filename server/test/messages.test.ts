@@ -47,7 +47,7 @@ describe.each(databases())('messages by role on %s', (kind) => {
   };
 
   it('previews, sends to online and offline watches, and records each reply, told live', async () => {
-    const [w1, w2, w3] = watches as [Row, Row, Row];
+    const [w1, w2, w3] = watches as unknown as [Row, Row, Row];
     const d1 = await connect(w1.imei, w1.id);
     const d2 = await connect(w2.imei, w2.id);
     const preview = await p.call('/Message/Preview', { RoleIds: [roleId] }, admin);

@@ -118,6 +118,7 @@ const ALL_SCHEMAS = {
   ...scene.sceneSchemas,
   ...messaging.messagingSchemas,
   ...messaging.messageSchemas,
+  ...messaging.appSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */

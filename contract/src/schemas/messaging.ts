@@ -164,3 +164,106 @@ export const messageSchemas = {
   '/Message/Sends': { request: messageSendsRequest, response: messageSendsResponse },
   '/Message/SendDevices': { request: messageDevicesRequest, response: messageDevicesResponse },
 } as const;
+
+// ---- Companion app versions (SPEC §3 App version) ---------------------------------------------
+// - /APPInfo/CheckAppVersion      public: the app asks whether to update, how and where.
+// - /APPInfo/UpdateAppVersionByID edit a version.
+// - /APPInfo/List, /APPInfo/Save, /APPInfo/Delete  the versions; packages are uploaded to
+//   POST /api/app-packages (raw bytes) and served from GET /api/app-packages/<key>.<apk|ipa>.
+
+export const APP_PLATFORMS = ['android', 'ios'] as const;
+export const APP_LANGUAGES = ['zh-CN', 'zh-TW', 'en'] as const;
+/** Dotted numeric versions: 1, 1.2, 1.2.3 or 1.2.3.4, each part at most 5 digits. */
+export const APP_VERSION_RE = /^\d{1,5}(\.\d{1,5}){0,3}$/;
+
+/** Compares dotted versions numerically (1.10 > 1.9); missing parts count as 0. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+const version = (required: boolean) => {
+  const base = text(24).refine((v) => v === '' || APP_VERSION_RE.test(v), { error: 'app.versionFormat' });
+  return required ? base.refine((v) => v !== '', { error: 'app.versionRequired' }) : base.default('');
+};
+const appPlatform = z.enum(APP_PLATFORMS, { error: 'app.platformRequired' });
+
+export const appVersionSchema = z.object({
+  Id: z.number(),
+  Platform: z.enum(APP_PLATFORMS),
+  OldVersion: z.string(),
+  NewVersion: z.string(),
+  VersionCode: z.number(),
+  MinVersion: z.string(),
+  /** 1 forced, 2 optional. */
+  Forced: z.number(),
+  /** Where the app downloads it: the stored package's address, or the external URL. */
+  Url: z.string(),
+  FileName: z.string(),
+  Size: z.number().nullable(),
+  Sha256: z.string().nullable(),
+  Content: z.record(z.string(), z.string()),
+  CreatedAt: z.string(),
+  UpdatedAt: z.string(),
+});
+export const appListRequest = z.object({ Platform: z.enum(APP_PLATFORMS).optional(), ...pageRequest });
+export const appListResponse = pageOf(appVersionSchema);
+
+const appFields = {
+  Platform: appPlatform,
+  OldVersion: version(false),
+  NewVersion: version(true),
+  VersionCode: int(1, 2_000_000_000),
+  MinVersion: version(false),
+  Forced: flag12.default(2),
+  /** A package uploaded to /api/app-packages (its key), or an external download URL. */
+  FileKey: z.string().regex(/^[a-f0-9]{32}\.(apk|ipa)$/, { error: 'app.fileInvalid' }).optional(),
+  /** The uploaded file's own name, shown in the list. */
+  FileName: text(200).default(''),
+  Url: text(500)
+    .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), { error: 'app.urlInvalid' })
+    .default(''),
+  Content: z.object({ 'zh-CN': text(2000).default(''), 'zh-TW': text(2000).default(''), en: text(2000).default('') }).default({ 'zh-CN': '', 'zh-TW': '', en: '' }),
+};
+const appChecks = (v: { FileKey?: string; Url: string; Content: Record<string, string>; MinVersion: string; NewVersion: string }, ctx: z.RefinementCtx) => {
+  if (!v.FileKey && !v.Url) ctx.addIssue({ code: 'custom', path: ['Url'], message: 'app.packageRequired' });
+  if (!Object.values(v.Content).some((c) => c.trim() !== '')) ctx.addIssue({ code: 'custom', path: ['Content', 'zh-CN'], message: 'app.contentRequired' });
+  if (v.MinVersion && APP_VERSION_RE.test(v.MinVersion) && APP_VERSION_RE.test(v.NewVersion) && compareVersions(v.MinVersion, v.NewVersion) > 0)
+    ctx.addIssue({ code: 'custom', path: ['MinVersion'], message: 'app.minAboveNew' });
+};
+export const saveAppRequest = z.object(appFields).superRefine(appChecks);
+export const updateAppRequest = z.object({ Id: id, ...appFields }).superRefine(appChecks);
+export const saveAppResponse = ok({ Item: appVersionSchema });
+export const deleteAppRequest = z.object({ Ids: z.array(id).min(1, { error: 'validation.required' }).max(100) });
+export const deleteAppResponse = ok({ Deleted: z.number() });
+
+export const checkAppRequest = z.object({
+  Platform: appPlatform,
+  Version: text(24).refine((v) => APP_VERSION_RE.test(v), { error: 'app.versionFormat' }),
+  /** The app's language; the update content comes in it (or the nearest there is). */
+  Language: text(35).optional(),
+});
+export const checkAppResponse = ok({
+  Update: z.boolean(),
+  Forced: z.boolean(),
+  NewVersion: z.string(),
+  VersionCode: z.number(),
+  MinVersion: z.string(),
+  Url: z.string(),
+  Size: z.number().nullable(),
+  Sha256: z.string().nullable(),
+  Content: z.string(),
+});
+
+export const appSchemas = {
+  '/APPInfo/CheckAppVersion': { request: checkAppRequest, response: checkAppResponse },
+  '/APPInfo/UpdateAppVersionByID': { request: updateAppRequest, response: saveAppResponse },
+  '/APPInfo/List': { request: appListRequest, response: appListResponse },
+  '/APPInfo/Save': { request: saveAppRequest, response: saveAppResponse },
+  '/APPInfo/Delete': { request: deleteAppRequest, response: deleteAppResponse },
+} as const;

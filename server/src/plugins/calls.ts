@@ -127,6 +127,8 @@ export default fp(
       if (!schemas) throw new Error(`Call ${entry.path} has a handler but no schema in the contract`);
       app.post(`/api${entry.path}`, {
         bodyLimit: LARGE_BODY_LIMITS[entry.path.toLowerCase()] ?? BODY_LIMIT,
+        // Public calls an app makes unattended get their own, narrower limit per address.
+        config: entry.path === '/APPInfo/CheckAppVersion' ? { rateLimit: { max: deps.config.APP_CHECK_PER_MINUTE, timeWindow: '1 minute' } } : undefined,
         // After the request rate limit (onRequest), before the body is read.
         preParsing: isPublic ? undefined : async (request, _reply, payload) => (await authenticate(request), payload),
         schema: {
