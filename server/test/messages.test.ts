@@ -120,4 +120,45 @@ describe.each(databases())('messages by role on %s', (kind) => {
     const adminSend = (await p.call('/Message/Sends', {}, admin)).body.Items.find((s: Row) => s.Name === 'Medicine');
     expect((await p.call('/Message/SendDevices', { SendId: adminSend.SendId }, agentToken)).body).toMatchObject({ State: 404, Message: 'message.sendNotFound' });
   });
+
+  it('moves the devices of an account to a new server address after counting them, and refuses bad addresses', async () => {
+    const clinic = await account(p, 'clinic01');
+    const [count] = await p.deps.database.query<Row>(
+      `SELECT count(*)::int AS n FROM devices d JOIN accounts a ON a.id = d.account_id WHERE a.path LIKE $1 AND d.protocol IN ('watch', 'gt06')`,
+      [`${clinic.path}%`],
+    );
+    const preview = await p.call('/Command/sendIPInfoByUserId', { UserId: clinic.id, Host: 'gw2.example.com', Port: 7700, Preview: true }, admin);
+    expect(preview.body).toMatchObject({ State: 200, SendId: null, Total: count!.n });
+    const [nothing] = await p.deps.database.query<Row>(`SELECT count(*)::int AS n FROM commands WHERE code = 'IP'`);
+    expect(nothing!.n).toBe(0);
+
+    for (const [body, field, key] of [
+      [{ Host: 'not a host!', Port: 7700 }, 'Host', 'validation.ipOrDomainInvalid'],
+      [{ Host: '', Port: 7700 }, 'Host', 'validation.required'],
+      [{ Host: '10.0.0.300', Port: 7700 }, 'Host', 'validation.ipOrDomainInvalid'],
+      [{ Host: 'gw2.example.com', Port: 0 }, 'Port', 'validation.portRange'],
+      [{ Host: 'gw2.example.com', Port: 65536 }, 'Port', 'validation.portRange'],
+      [{ Host: 'gw2.example.com' }, 'Port', 'validation.portRange'],
+    ] as const) {
+      const r = await p.call('/Command/sendIPInfoByUserId', { UserId: clinic.id, ...body }, admin);
+      expect(r.body.Fields?.[0], JSON.stringify(body)).toMatchObject({ Field: field, Message: key });
+    }
+    const operator = await account(p, 'operator01');
+    const agentToken = (await p.login('agent01')).token;
+    expect((await p.call('/Command/sendIPInfoByUserId', { UserId: operator.id, Host: '10.0.0.9', Port: 7700 }, agentToken)).body.State).toBe(403);
+
+    const w1 = watches[0]!;
+    const d1 = await connect(w1.imei, w1.id);
+    const sent = await p.call('/Command/sendIPInfoByUserId', { UserId: clinic.id, Host: '10.20.30.40', Port: 7700 }, admin);
+    expect(sent.body).toMatchObject({ State: 200, Total: count!.n });
+    await d1.untilText(`*IP,10.20.30.40,7700]`);
+    d1.send(buildWatchFrame('3G', w1.imei, watchContent.commandReply('IP')));
+    const results = async () => (await p.call('/Message/SendDevices', { SendId: sent.body.SendId, PageCount: 1000 }, admin)).body;
+    await eventually(async () => (await results()).Items.find((i: Row) => i.Imei === w1.imei)?.Status === 'answered');
+    const all = await results();
+    expect(all.Total).toBe(count!.n);
+    expect(all.Items.filter((i: Row) => i.Status === 'answered').map((i: Row) => i.Imei)).toEqual([w1.imei]);
+    const listed = (await p.call('/Message/Sends', {}, admin)).body.Items[0];
+    expect(listed).toMatchObject({ Kind: 'ip', Name: '10.20.30.40:7700', Answered: 1 });
+  });
 });

@@ -119,6 +119,7 @@ const ALL_SCHEMAS = {
   ...messaging.messagingSchemas,
   ...messaging.messageSchemas,
   ...messaging.appSchemas,
+  ...messaging.ipSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */

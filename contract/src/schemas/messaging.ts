@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { flag12, int, id, optionalDate, optionalId, text } from './common.js';
+import { ipOrDomain, port } from '../rules.js';
 
 export const SMS_MAX_RECHARGE = 1_000_000;
 
@@ -131,6 +132,8 @@ export const COMMAND_STATES = ['queued', 'sent', 'answered', 'failed'] as const;
 
 export const messageSendSchema = z.object({
   SendId: z.number(),
+  /** message: a text to the watches; ip: the server address command. */
+  Kind: z.string(),
   Name: z.string(),
   Content: z.string(),
   SenderName: z.string(),
@@ -266,4 +269,22 @@ export const appSchemas = {
   '/APPInfo/List': { request: appListRequest, response: appListResponse },
   '/APPInfo/Save': { request: saveAppRequest, response: saveAppResponse },
   '/APPInfo/Delete': { request: deleteAppRequest, response: deleteAppResponse },
+} as const;
+
+// ---- Server address push (SPEC §5 Server address distribution) --------------------------------
+// /Command/sendIPInfoByUserId: the server address command to every device of an account and the
+// accounts below it. With Preview it only counts the devices that would move (the console's
+// confirmation names that number); the send answers its id, whose devices /Message/SendDevices lists.
+export const SEND_KINDS = ['message', 'ip'] as const;
+
+export const sendIpRequest = z.object({
+  UserId: optionalId,
+  Host: ipOrDomain.pipe(z.string().max(253, { error: 'validation.tooLong' })),
+  Port: z.preprocess((v) => (v === '' || v === null ? undefined : v), port),
+  Preview: z.boolean().default(false),
+});
+export const sendIpResponse = ok({ SendId: z.number().nullable(), Total: z.number(), Unsupported: z.number() });
+
+export const ipSchemas = {
+  '/Command/sendIPInfoByUserId': { request: sendIpRequest, response: sendIpResponse },
 } as const;

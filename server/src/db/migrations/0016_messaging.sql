@@ -25,6 +25,7 @@ CREATE TABLE "message_send_commands" (
 CREATE TABLE "message_sends" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"account_id" integer NOT NULL,
+	"kind" text DEFAULT 'message' NOT NULL,
 	"sender_name" text DEFAULT '' NOT NULL,
 	"name" text NOT NULL,
 	"text" text NOT NULL,

@@ -81,6 +81,8 @@ export const messageSends = pgTable(
   {
     id: serial('id').primaryKey(),
     accountId: integer('account_id').notNull(),
+    /** message (the watch message), ip (the server address command). */
+    kind: text('kind').notNull().default('message'),
     senderName: text('sender_name').notNull().default(''),
     name: text('name').notNull(),
     text: text('text').notNull(),

@@ -8,7 +8,7 @@ import { defineCall, type AuthedContext } from '../../calls.js';
 import type { QueryFn } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { fieldError, forbidden, notFound } from '../../lib/errors.js';
-import { subtreePattern } from '../../lib/scope.js';
+import { accountInScope, subtreePattern } from '../../lib/scope.js';
 import { iso } from '../../lib/sql.js';
 import { TOPICS, type DispatchEvent } from '../../pipeline/events.js';
 import { COMMAND_PROTOCOLS, preview, sendOn } from '../command/delivery.js';
@@ -118,9 +118,49 @@ export async function insertBulkCommands(
   return { rows: rows.map((r) => ({ id: Number(r.id), deviceId: Number(r.deviceId) })), unsupported: Number(u?.n ?? 0) };
 }
 
+/** How many devices a choice reaches, how many are online, and how many cannot carry the command. */
+async function countDevices(ctx: AuthedContext, from: { sql: string; params: unknown[] }, code: string, params: Record<string, unknown>) {
+  const supported = [...keywordsFor(code, params).keys()];
+  const n = from.params.length;
+  const [r] = await ctx.deps.database.query<Row>(
+    `SELECT count(*)::int AS total,
+            count(*) FILTER (WHERE s.online)::int AS online,
+            count(*) FILTER (WHERE NOT (d.protocol = ANY($${n + 1}::text[])))::int AS unsupported
+       ${from.sql.replace('FROM devices d', 'FROM devices d LEFT JOIN device_state s ON s.device_id = d.id')}`,
+    [...from.params, supported],
+  );
+  return { Total: Number(r?.total ?? 0), Online: Number(r?.online ?? 0), Unsupported: Number(r?.unsupported ?? 0) };
+}
+
+/** Writes a send with one command per device of `from`, then puts them on the wire after the commit. */
+async function sendToDevices(
+  ctx: AuthedContext,
+  send: { kind: string; name: string; text: string; roleIds?: number[]; groupIds?: number[]; accountIds?: number[] },
+  code: string,
+  params: Record<string, unknown>,
+  from: { sql: string; params: unknown[] },
+  before?: (q: QueryFn) => Promise<void>,
+) {
+  const { deps, user } = ctx;
+  const done = await deps.database.transaction(async (q) => {
+    await before?.(q);
+    const [s] = await q<Row>(
+      `INSERT INTO message_sends (account_id, kind, sender_name, name, text, role_ids, group_ids, account_ids) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb) RETURNING id`,
+      [user.id, send.kind, user.loginName, send.name, send.text, JSON.stringify(send.roleIds ?? []), JSON.stringify(send.groupIds ?? []), JSON.stringify(send.accountIds ?? [])],
+    );
+    const sendId = Number(s!.id);
+    const r = await insertBulkCommands(q, user, code, params, from, { table: 'message_send_commands', column: 'send_id', id: sendId });
+    await q(`UPDATE message_sends SET total = $2 WHERE id = $1`, [sendId, r.rows.length]);
+    return { sendId, ...r };
+  });
+  dispatchInBackground(deps, done.rows, code, params);
+  return { State: State.OK, SendId: done.sendId, Total: done.rows.length, Unsupported: done.unsupported } as const;
+}
+
 type SendItem = CallResponse<'/Message/Sends'>['Items'][number];
 const toSend = (r: Row): SendItem => ({
   SendId: Number(r.id),
+  Kind: String(r.kind),
   Name: String(r.name),
   Content: String(r.text),
   SenderName: String(r.sender_name),
@@ -136,35 +176,34 @@ export const messageCalls = [
   defineCall('/Message/Preview', async (ctx, b) => {
     const pattern = subtreePattern(ctx.user);
     await checkTargets((t, p) => ctx.deps.database.query(t, p), pattern, b);
-    const supported = [...keywordsFor('MESSAGE', { text: 'x' }).keys()];
-    const [r] = await ctx.deps.database.query<Row>(
-      `SELECT count(*)::int AS total,
-              count(*) FILTER (WHERE s.online)::int AS online,
-              count(*) FILTER (WHERE NOT (d.protocol = ANY($5::text[])))::int AS unsupported
-         ${TARGET_DEVICES.replace('FROM devices d', 'FROM devices d LEFT JOIN device_state s ON s.device_id = d.id')}`,
-      [...targetParams(pattern, b), supported],
-    );
-    return { State: State.OK, Total: Number(r?.total ?? 0), Online: Number(r?.online ?? 0), Unsupported: Number(r?.unsupported ?? 0) } as const;
+    const c = await countDevices(ctx, { sql: TARGET_DEVICES, params: targetParams(pattern, b) }, 'MESSAGE', { text: 'x' });
+    return { State: State.OK, ...c } as const;
   }),
 
   defineCall('/Command/sendMessageByRoles', async (ctx, b) => {
     await requireService(ctx, 'is_send_msg_by_role');
     const pattern = subtreePattern(ctx.user);
-    const params = { text: b.Content };
-    const { deps, user } = ctx;
-    const done = await deps.database.transaction(async (q) => {
-      await checkTargets(q, pattern, b);
-      const [s] = await q<Row>(
-        `INSERT INTO message_sends (account_id, sender_name, name, text, role_ids, group_ids, account_ids) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb) RETURNING id`,
-        [user.id, user.loginName, b.Name, b.Content, JSON.stringify(b.RoleIds), JSON.stringify(b.GroupIds), JSON.stringify(b.UserIds)],
-      );
-      const sendId = Number(s!.id);
-      const r = await insertBulkCommands(q, user, 'MESSAGE', params, { sql: TARGET_DEVICES, params: targetParams(pattern, b) }, { table: 'message_send_commands', column: 'send_id', id: sendId });
-      await q(`UPDATE message_sends SET total = $2 WHERE id = $1`, [sendId, r.rows.length]);
-      return { sendId, ...r };
-    });
-    dispatchInBackground(deps, done.rows, 'MESSAGE', params);
-    return { State: State.OK, SendId: done.sendId, Total: done.rows.length, Unsupported: done.unsupported } as const;
+    return sendToDevices(
+      ctx,
+      { kind: 'message', name: b.Name, text: b.Content, roleIds: b.RoleIds, groupIds: b.GroupIds, accountIds: b.UserIds },
+      'MESSAGE',
+      { text: b.Content },
+      { sql: TARGET_DEVICES, params: targetParams(pattern, b) },
+      (q) => checkTargets(q, pattern, b),
+    );
+  }),
+
+  defineCall('/Command/sendIPInfoByUserId', async (ctx, b) => {
+    // Every device of the account and of the accounts below it moves.
+    const account = await accountInScope(ctx.deps.database.db, ctx.user, b.UserId);
+    const from = { sql: `FROM devices d JOIN accounts a ON a.id = d.account_id WHERE a.path LIKE $1`, params: [subtreePattern(account)] };
+    const params = { host: b.Host, port: b.Port };
+    if (b.Preview) {
+      const c = await countDevices(ctx, from, 'IP', params);
+      return { State: State.OK, SendId: null, Total: c.Total - c.Unsupported, Unsupported: c.Unsupported } as const;
+    }
+    const address = `${b.Host}:${b.Port}`;
+    return sendToDevices(ctx, { kind: 'ip', name: address, text: address, accountIds: [account.id] }, 'IP', params, from);
   }),
 
   defineCall('/Message/Sends', async (ctx, b) => {
@@ -180,7 +219,7 @@ export const messageCalls = [
                 ORDER BY s.id DESC LIMIT ${b.PageCount} OFFSET ${(b.PageNo - 1) * b.PageCount}) s
          LEFT JOIN message_send_commands m ON m.send_id = s.id
          LEFT JOIN commands c ON c.id = m.command_id
-        GROUP BY s.id, s.account_id, s.sender_name, s.name, s.text, s.role_ids, s.group_ids, s.account_ids, s.total, s.created_at
+        GROUP BY s.id, s.account_id, s.kind, s.sender_name, s.name, s.text, s.role_ids, s.group_ids, s.account_ids, s.total, s.created_at
         ORDER BY s.id DESC`,
       [pattern],
     );
