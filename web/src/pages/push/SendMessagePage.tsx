@@ -4,8 +4,9 @@ import { Card, Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MessagesTab } from './messaging/MessagesTab';
+import { SmsAccountsTab, SmsRecordsTab } from './messaging/SmsTabs';
 
-const TABS = ['roles'] as const;
+const TABS = ['roles', 'sms', 'records'] as const;
 type Tab = (typeof TABS)[number];
 
 export default function SendMessagePage() {
@@ -18,7 +19,11 @@ export default function SendMessagePage() {
         activeKey={tab}
         onChange={(k) => setParams({ tab: k }, { replace: true })}
         destroyOnHidden
-        items={[{ key: 'roles', label: t('messaging:tabs.roles'), children: <MessagesTab /> }]}
+        items={[
+          { key: 'roles', label: t('messaging:tabs.roles'), children: <MessagesTab /> },
+          { key: 'sms', label: t('messaging:tabs.sms'), children: <SmsAccountsTab /> },
+          { key: 'records', label: t('messaging:tabs.records'), children: <SmsRecordsTab /> },
+        ]}
       />
     </Card>
   );

@@ -3,14 +3,14 @@
 // it reaches shown as the choice changes), and a drawer with each device's state, asked again as
 // the realtime socket tells of commands changing state.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Drawer, Form, Input, Progress, Select, Space, Tag, Typography, type FormInstance } from 'antd';
-import { SendOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { Alert, Drawer, Form, Input, InputNumber, Progress, Select, Space, Tag, Typography, type FormInstance } from 'antd';
+import { CloudServerOutlined, SendOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, messaging } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../../api/client';
-import { FormDialog, ListPage, addAction } from '../../../patterns';
+import { FormDialog, ListPage, addAction, useAction } from '../../../patterns';
 import { userDataCell } from '../../../i18n/texts';
 import { useCan } from '../../../access/can';
 import { onCommands } from '../../../realtime/events';
@@ -19,6 +19,7 @@ import { AccountSelect } from '../../devices/dialogs/AccountSelect';
 type Send = z.infer<typeof messaging.messageSendSchema>;
 type SendDevice = z.infer<typeof messaging.messageDeviceSchema>;
 type SendValues = z.input<typeof messaging.sendMessageRequest>;
+type IpValues = z.input<typeof messaging.sendIpRequest>;
 
 export const MESSAGE_KEY = ['messages'] as const;
 const STATE_COLOR: Record<SendDevice['Status'], string> = { queued: 'default', sent: 'processing', answered: 'success', failed: 'error' };
@@ -194,10 +195,47 @@ function DevicesDrawer({ send: s, onClose }: { send: Send | null; onClose: () =>
   );
 }
 
+/**
+ * The server address for every device of an account and below: the dialog counts the devices, a
+ * confirmation names how many will move and where, then the command goes out as a send.
+ */
+function IpDialog({ open, onClose, onSent }: { open: boolean; onClose: () => void; onSent: (s: { SendId: number }) => void }) {
+  const { t } = useTranslation();
+  const move = useAction((v: IpValues) => call('/Command/sendIPInfoByUserId', { ...v, Preview: false }), {
+    confirm: (v: IpValues & { count?: number }) => ({ title: t('messaging:ip.confirm', { count: v.count ?? 0, address: `${v.Host}:${v.Port}` }), danger: true }),
+    success: (r) => t('messaging:send.done', { count: r.Total }),
+    invalidate: [MESSAGE_KEY],
+    onDone: (r) => r.SendId !== null && onSent({ SendId: r.SendId }),
+  });
+  return (
+    <FormDialog<IpValues, { values: IpValues; count: number }>
+      open={open}
+      width={520}
+      title={t('messaging:ip.title')}
+      schema={messaging.sendIpRequest}
+      initial={{ Host: '', Preview: true }}
+      submit={async (v) => ({ values: v, count: (await call('/Command/sendIPInfoByUserId', { ...v, Preview: true })).Total })}
+      okText={t('messaging:ip.next')}
+      successMessage={false}
+      onClose={onClose}
+      onDone={(r) => void move.run({ ...r.values, count: r.count } as IpValues)}
+      testId="ip-form"
+      header={<Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('messaging:ip.warning')} />}
+      fields={[
+        { name: 'UserId', label: t('messaging:ip.account'), extra: t('messaging:send.accountsHint'), input: <AccountSelect testId="ip-account" /> },
+        { name: 'Host', label: t('messaging:ip.host'), required: true, input: <Input maxLength={253} placeholder="gw.example.com" data-testid="ip-host" /> },
+        { name: 'Port', label: t('messaging:ip.port'), required: true, input: <InputNumber min={1} max={65535} precision={0} style={{ width: 160 }} data-testid="ip-port" /> },
+      ]}
+    />
+  );
+}
+
 export function MessagesTab() {
   const { t } = useTranslation();
   const maySend = useCan()('message.send');
   const [writing, setWriting] = useState(false);
+  const [moving, setMoving] = useState(false);
+  const mayMove = useCan()('device.command');
   const [open, setOpen] = useState<Send | null>(null);
   const [justSent, setJustSent] = useState<number | null>(null);
   useLiveCommands(MESSAGE_KEY);
@@ -219,11 +257,15 @@ export function MessagesTab() {
             return r;
           })
         }
-        toolbar={[addAction(t('messaging:send.title'), () => setWriting(true), { testId: 'message-new', visible: maySend, icon: <SendOutlined /> })]}
+        toolbar={[
+          addAction(t('messaging:send.title'), () => setWriting(true), { testId: 'message-new', visible: maySend, icon: <SendOutlined /> }),
+          { key: 'ip', label: t('messaging:ip.title'), icon: <CloudServerOutlined />, onClick: () => setMoving(true), testId: 'ip-new', visible: mayMove },
+        ]}
         actionsColumn={{ title: t('messaging:actions'), width: 120 }}
         rowActions={(r) => [{ key: 'devices', label: t('messaging:devices.open'), icon: <UnorderedListOutlined />, onClick: () => setOpen(r), testId: `message-open-${r.SendId}` }]}
         columns={[
-          { key: 'Name', title: t('messaging:send.name'), dataIndex: 'Name', width: 140, onCell: userDataCell },
+          { key: 'Kind', title: t('messaging:kind'), width: 110, render: (_, r) => <Tag color={r.Kind === 'ip' ? 'orange' : 'blue'}>{t(`messaging:kinds.${r.Kind}`, { defaultValue: r.Kind })}</Tag> },
+          { key: 'Name', title: t('messaging:send.name'), dataIndex: 'Name', width: 160, onCell: userDataCell },
           { key: 'Content', title: t('messaging:send.content'), dataIndex: 'Content', ellipsis: true, onCell: userDataCell },
           { key: 'SenderName', title: t('messaging:sender'), dataIndex: 'SenderName', width: 110, onCell: userDataCell },
           {
@@ -247,6 +289,7 @@ export function MessagesTab() {
         onClose={() => setWriting(false)}
         onSent={(r) => setJustSent(r.SendId)}
       />
+      <IpDialog open={moving} onClose={() => setMoving(false)} onSent={(r) => setJustSent(r.SendId)} />
       <DevicesDrawer send={open} onClose={() => setOpen(null)} />
     </>
   );
