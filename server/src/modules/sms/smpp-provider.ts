@@ -1,3 +1,4 @@
+/// <reference path="./smpp.d.ts" />
 // SMPP 3.4 client: one transceiver session to the carrier's or aggregator's SMSC, bound at start and
 // bound again after a lost connection (1, 2, 4 … s, capped at 30 s), enquire_link to keep it open,
 // submits spaced to the contracted throughput, and delivery receipts (deliver_sm with the receipt
