@@ -156,7 +156,7 @@ function DevicesDrawer({ send: s, onClose }: { send: Send | null; onClose: () =>
   const key = useMemo(() => [...MESSAGE_KEY, 'devices', s?.SendId], [s?.SendId]);
   useLiveCommands(key, !!s);
   return (
-    <Drawer open={!!s} onClose={onClose} size={760} title={s ? t('messaging:devices.title', { name: s.Name }) : ''} destroyOnHidden>
+    <Drawer open={!!s} onClose={onClose} size={920} title={s ? t('messaging:devices.title', { name: s.Name }) : ''} destroyOnHidden>
       {s && (
         <ListPage<SendDevice, { Status?: SendDevice['Status'] }>
           card={false}
@@ -173,8 +173,8 @@ function DevicesDrawer({ send: s, onClose }: { send: Send | null; onClose: () =>
           ]}
           fetch={(q) => call('/Message/SendDevices', { ...q, SendId: s.SendId })}
           columns={[
-            { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 170 },
-            { key: 'DeviceName', title: t('messaging:devices.device'), dataIndex: 'DeviceName', onCell: userDataCell },
+            { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 160 },
+            { key: 'DeviceName', title: t('messaging:devices.device'), dataIndex: 'DeviceName', width: 150, ellipsis: true, onCell: userDataCell },
             {
               key: 'Status',
               title: t('messaging:devices.status'),
@@ -187,7 +187,7 @@ function DevicesDrawer({ send: s, onClose }: { send: Send | null; onClose: () =>
             },
             { key: 'SentAt', title: t('messaging:devices.sentAt'), width: 170, render: (_, r) => (r.SentAt ? formatDateTime(r.SentAt) : '') },
             { key: 'AnsweredAt', title: t('messaging:devices.answeredAt'), width: 170, render: (_, r) => (r.AnsweredAt ? formatDateTime(r.AnsweredAt) : '') },
-            { key: 'Error', title: t('messaging:devices.error'), width: 120, render: (_, r) => (r.Error ? t(`commands:failure.${r.Error}`, { defaultValue: r.Error }) : '') },
+            { key: 'Error', title: t('messaging:devices.error'), ellipsis: true, render: (_, r) => (r.Error ? t(`commands:failure.${r.Error}`, { defaultValue: r.Error }) : '') },
           ]}
         />
       )}
