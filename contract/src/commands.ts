@@ -13,7 +13,7 @@ export const COMMAND_CODES = [
   'UPLOAD', 'SOS', 'CENTER', 'RESET', 'POWEROFF', 'FIND', 'REMOVE', 'LOWBAT', 'MESSAGE', 'LZ',
   'HEART_RATE', 'BLOOD_PRESSURE', 'TEMPERATURE', 'BLOOD_OXYGEN',
   'HEART_RATE_THRESHOLD', 'BLOOD_PRESSURE_THRESHOLD', 'TEMPERATURE_THRESHOLD', 'BLOOD_OXYGEN_THRESHOLD',
-  'FALL_HEIGHT', 'IP', 'SILENCETIME', 'REMIND', 'WORK_TIME', 'VIBRATION', 'CUSTOM',
+  'FALL_HEIGHT', 'IP', 'SILENCETIME', 'REMIND', 'WORK_TIME', 'VIBRATION', 'CUSTOM', 'WEATHER',
 ] as const;
 export type CommandCode = (typeof COMMAND_CODES)[number];
 
@@ -140,6 +140,14 @@ export const COMMAND_SCHEMAS = {
     .refine((v) => minutesOf(v.am.end) <= minutesOf(v.pm.start), { error: K.amNotAfterPm, path: ['am', 'end'] }),
   VIBRATION: z.object({ seconds: z.coerce.number({ error: K.vibrationPositive }).refine((v) => v > 0, { error: K.vibrationPositive }) }),
   CUSTOM: z.object({ text: z.string({ error: K.required }).trim().min(1, { error: K.required }) }),
+  /** The day's forecast for the watch face: date, WMO weather code, lowest and highest °C, and a short text. */
+  WEATHER: z.object({
+    date: z.string({ error: K.required }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: K.invalid }),
+    code: z.coerce.number({ error: K.required }).int({ error: K.invalid }).min(0, { error: K.invalid }).max(99, { error: K.invalid }),
+    min: z.coerce.number({ error: K.required }).min(-90, { error: K.invalid }).max(60, { error: K.invalid }),
+    max: z.coerce.number({ error: K.required }).min(-90, { error: K.invalid }).max(60, { error: K.invalid }),
+    text: z.string().trim().max(40, { error: K.invalid }).default(''),
+  }),
 } satisfies Record<CommandCode, z.ZodType>;
 
 export interface CommandFieldError {

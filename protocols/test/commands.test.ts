@@ -34,6 +34,7 @@ const SAMPLE: Record<CommandCode, Record<string, unknown>> = {
   WORK_TIME: { am: { start: '08:00', end: '12:00' }, pm: { start: '14:00', end: '17:00' } },
   VIBRATION: { seconds: 2 },
   CUSTOM: { text: 'VERNO' },
+  WEATHER: { date: '2026-11-26', code: '3', min: '12', max: '21.6', text: '多云' },
 };
 
 const validated = (code: CommandCode) => {

@@ -163,6 +163,10 @@ const schema = z.object({
   /** Companion app packages: the largest upload, and how often one address may ask CheckAppVersion per minute. */
   APP_PACKAGE_MAX_MB: z.coerce.number().int().min(1).max(2048).default(300),
   APP_CHECK_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Weather forecasts: an Open-Meteo compatible forecast API, its key (the commercial plan's), and the daily push's local time. */
+  WEATHER_URL: z.string().url().default('https://api.open-meteo.com/v1/forecast'),
+  WEATHER_API_KEY: z.string().optional(),
+  WEATHER_PUSH_AT: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM').default('07:30'),
 });
 
 export type Config = z.output<typeof schema> & { PUBLIC_URL: string };

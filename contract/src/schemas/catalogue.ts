@@ -34,7 +34,7 @@ export const COMMAND_TYPE_OF: Record<(typeof COMMAND_CODES)[number], CommandType
   HEART_RATE: 'health', BLOOD_PRESSURE: 'health', TEMPERATURE: 'health', BLOOD_OXYGEN: 'health',
   HEART_RATE_THRESHOLD: 'threshold', BLOOD_PRESSURE_THRESHOLD: 'threshold', TEMPERATURE_THRESHOLD: 'threshold',
   BLOOD_OXYGEN_THRESHOLD: 'threshold', FALL_HEIGHT: 'setting', IP: 'setting', SILENCETIME: 'setting',
-  REMIND: 'setting', WORK_TIME: 'setting', VIBRATION: 'setting', CUSTOM: 'custom',
+  REMIND: 'setting', WORK_TIME: 'setting', VIBRATION: 'setting', CUSTOM: 'custom', WEATHER: 'message',
 };
 
 export const commandCodeField = z.enum(COMMAND_CODES, { error: 'device.commandCodeUnknown' });

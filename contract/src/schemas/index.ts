@@ -120,6 +120,7 @@ const ALL_SCHEMAS = {
   ...messaging.messageSchemas,
   ...messaging.appSchemas,
   ...messaging.ipSchemas,
+  ...messaging.weatherSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */

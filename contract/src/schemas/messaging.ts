@@ -275,7 +275,7 @@ export const appSchemas = {
 // /Command/sendIPInfoByUserId: the server address command to every device of an account and the
 // accounts below it. With Preview it only counts the devices that would move (the console's
 // confirmation names that number); the send answers its id, whose devices /Message/SendDevices lists.
-export const SEND_KINDS = ['message', 'ip'] as const;
+export const SEND_KINDS = ['message', 'ip', 'weather'] as const;
 
 export const sendIpRequest = z.object({
   UserId: optionalId,
@@ -287,4 +287,21 @@ export const sendIpResponse = ok({ SendId: z.number().nullable(), Total: z.numbe
 
 export const ipSchemas = {
   '/Command/sendIPInfoByUserId': { request: sendIpRequest, response: sendIpResponse },
+} as const;
+
+// ---- Weather (/Command/sendWeatherAllDevice) -----------------------------------------------------
+// The watch weather command, with the forecast of each device's last known place, to every device
+// of an account and the accounts below it that has a position.
+export const sendWeatherRequest = z.object({ UserId: optionalId });
+export const sendWeatherResponse = ok({
+  SendId: z.number().nullable(),
+  Total: z.number(),
+  /** Devices without a known position, left out. */
+  NoPosition: z.number(),
+  /** Devices whose area's forecast could not be had, left out. */
+  NoForecast: z.number(),
+  Unsupported: z.number(),
+});
+export const weatherSchemas = {
+  '/Command/sendWeatherAllDevice': { request: sendWeatherRequest, response: sendWeatherResponse },
 } as const;

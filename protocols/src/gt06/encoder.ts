@@ -67,6 +67,7 @@ const GT06_TABLE: { readonly [K in CommandCode]: Builder | Unsupported } = {
   REMOVE: { unsupported: 'no removal alarm switch in the GT06 command set' },
   LOWBAT: { unsupported: 'no low-battery alarm switch in the GT06 command set' },
   MESSAGE: { unsupported: 'GT06 trackers have no display for messages' },
+  WEATHER: { unsupported: 'GT06 trackers have no display for the weather' },
   LZ: { unsupported: 'language and time zone are not one GT06 command (use CUSTOM GMT,E,8#)' },
   HEART_RATE: { unsupported: 'GT06 trackers have no health sensors' },
   BLOOD_PRESSURE: { unsupported: 'GT06 trackers have no health sensors' },

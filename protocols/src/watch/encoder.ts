@@ -118,6 +118,11 @@ export const WATCH_COMMANDS: { readonly [K in CommandCode]: (p: Params, code: st
     // The firmware takes decimetres so the value stays an integer.
     return `FALLHEIGHT,${Math.round(h * 10)}`;
   },
+  /** WEATHER,<yyyymmdd>,<WMO code>,<min °C>,<max °C>,<text as UTF-16BE hex>. */
+  WEATHER: (p, c) => {
+    const date = required(c, p, 'date').replace(/-/g, '');
+    return `WEATHER,${date},${str(p, 'code') || '0'},${Math.round(Number(p.min))},${Math.round(Number(p.max))},${utf16beHex(str(p, 'text'))}`;
+  },
   IP: (p, c) => `IP,${required(c, p, 'host')},${required(c, p, 'port')}`,
   SILENCETIME: (p) => {
     const slots = Array.isArray(p.periods) ? p.periods.map(periodText) : [];

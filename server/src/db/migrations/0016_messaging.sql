@@ -79,6 +79,11 @@ CREATE TABLE "sms_changes" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "weather_pushes" (
+	"account_id" integer PRIMARY KEY NOT NULL,
+	"day" date NOT NULL
+);
+--> statement-breakpoint
 CREATE UNIQUE INDEX "app_versions_platform_code_uq" ON "app_versions" USING btree ("platform","version_code");--> statement-breakpoint
 CREATE UNIQUE INDEX "message_send_commands_pk" ON "message_send_commands" USING btree ("send_id","command_id");--> statement-breakpoint
 CREATE INDEX "message_send_commands_command_idx" ON "message_send_commands" USING btree ("command_id");--> statement-breakpoint

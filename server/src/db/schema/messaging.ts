@@ -2,7 +2,7 @@
 // texts and e-mails to alarm contacts, messages sent to devices by role, and the companion app's
 // versions.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, date, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** An account's SMS service: no row means disabled with nothing recharged. */
 export const smsBalances = pgTable('sms_balances', {
@@ -81,7 +81,7 @@ export const messageSends = pgTable(
   {
     id: serial('id').primaryKey(),
     accountId: integer('account_id').notNull(),
-    /** message (the watch message), ip (the server address command). */
+    /** message (the watch message), ip (the server address command), weather (the day's forecast). */
     kind: text('kind').notNull().default('message'),
     senderName: text('sender_name').notNull().default(''),
     name: text('name').notNull(),
@@ -131,3 +131,9 @@ export const appVersions = pgTable(
   },
   (t) => [uniqueIndex('app_versions_platform_code_uq').on(t.platform, t.versionCode)],
 );
+
+/** The day (in the account's time zone) each account's devices last got the daily weather. */
+export const weatherPushes = pgTable('weather_pushes', {
+  accountId: integer('account_id').primaryKey(),
+  day: date('day', { mode: 'string' }).notNull(),
+});

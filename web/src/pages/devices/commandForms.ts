@@ -8,7 +8,7 @@ export type FieldPath = (string | number)[];
 /** Commands grouped for the picker; every code of the catalogue is in exactly one group. */
 export const COMMAND_GROUPS: { key: string; codes: CommandCode[] }[] = [
   { key: 'location', codes: ['UPLOAD', 'IP', 'LZ'] },
-  { key: 'contacts', codes: ['SOS', 'CENTER', 'MESSAGE'] },
+  { key: 'contacts', codes: ['SOS', 'CENTER', 'MESSAGE', 'WEATHER'] },
   { key: 'health', codes: ['HEART_RATE', 'BLOOD_PRESSURE', 'TEMPERATURE', 'BLOOD_OXYGEN'] },
   { key: 'thresholds', codes: ['HEART_RATE_THRESHOLD', 'BLOOD_PRESSURE_THRESHOLD', 'TEMPERATURE_THRESHOLD', 'BLOOD_OXYGEN_THRESHOLD', 'FALL_HEIGHT'] },
   { key: 'schedule', codes: ['SILENCETIME', 'WORK_TIME', 'REMIND', 'VIBRATION'] },

@@ -77,6 +77,26 @@ export function CommandFields({ code }: { code: CommandCode }) {
           <Input.TextArea rows={3} maxLength={200} showCount />
         </Form.Item>
       );
+    case 'WEATHER':
+      return (
+        <>
+          <Form.Item name="date" label={t('commands:field.weatherDate')} required>
+            <Input placeholder="2026-01-31" maxLength={10} style={{ width: 200 }} />
+          </Form.Item>
+          <Form.Item name="code" label={t('commands:field.weatherCode')} required extra={t('commands:field.weatherCodeHint')}>
+            <InputNumber min={0} max={99} precision={0} style={{ width: 200 }} />
+          </Form.Item>
+          <Form.Item name="min" label={t('commands:field.weatherMin')} required>
+            <InputNumber min={-90} max={60} style={{ width: 200 }} />
+          </Form.Item>
+          <Form.Item name="max" label={t('commands:field.weatherMax')} required>
+            <InputNumber min={-90} max={60} style={{ width: 200 }} />
+          </Form.Item>
+          <Form.Item name="text" label={t('commands:field.weatherText')}>
+            <Input maxLength={40} />
+          </Form.Item>
+        </>
+      );
     case 'REMOVE':
     case 'LOWBAT':
       return (
