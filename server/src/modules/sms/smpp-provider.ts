@@ -1,3 +1,5 @@
+// The package has no types of its own; the declaration is referenced so every project compiling this file sees it.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./smpp.d.ts" />
 // SMPP 3.4 client: one transceiver session to the carrier's or aggregator's SMSC, bound at start and
 // bound again after a lost connection (1, 2, 4 … s, capped at 30 s), enquire_link to keep it open,

@@ -4,7 +4,7 @@
 // the realtime socket tells of commands changing state.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Drawer, Form, Input, InputNumber, Progress, Select, Space, Tag, Typography, type FormInstance } from 'antd';
-import { CloudServerOutlined, SendOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { CloudOutlined, CloudServerOutlined, SendOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, messaging } from '@wt/contract';
@@ -14,6 +14,7 @@ import { FormDialog, ListPage, addAction, useAction } from '../../../patterns';
 import { userDataCell } from '../../../i18n/texts';
 import { useCan } from '../../../access/can';
 import { onCommands } from '../../../realtime/events';
+import { useSession } from '../../../stores/session';
 import { AccountSelect } from '../../devices/dialogs/AccountSelect';
 
 type Send = z.infer<typeof messaging.messageSendSchema>;
@@ -236,6 +237,7 @@ export function MessagesTab() {
   const [writing, setWriting] = useState(false);
   const [moving, setMoving] = useState(false);
   const mayMove = useCan()('device.command');
+  const weatherOn = useSession((st) => st.userInfo?.isWeatherConfig) === 1;
   const [open, setOpen] = useState<Send | null>(null);
   const [justSent, setJustSent] = useState<number | null>(null);
   useLiveCommands(MESSAGE_KEY);
@@ -260,11 +262,28 @@ export function MessagesTab() {
         toolbar={[
           addAction(t('messaging:send.title'), () => setWriting(true), { testId: 'message-new', visible: maySend, icon: <SendOutlined /> }),
           { key: 'ip', label: t('messaging:ip.title'), icon: <CloudServerOutlined />, onClick: () => setMoving(true), testId: 'ip-new', visible: mayMove },
+          {
+            key: 'weather',
+            label: t('messaging:weather.send'),
+            icon: <CloudOutlined />,
+            testId: 'weather-send',
+            visible: maySend && weatherOn,
+            confirm: t('messaging:weather.confirm'),
+            run: () => call('/Command/sendWeatherAllDevice', {}),
+            success: (r) => {
+              const w = r as { Total: number; NoPosition: number; NoForecast: number };
+              return t('messaging:weather.done', { count: w.Total, noPosition: w.NoPosition, noForecast: w.NoForecast });
+            },
+            onDone: (r) => {
+              const w = r as { SendId: number | null };
+              if (w.SendId !== null) setJustSent(w.SendId);
+            },
+          },
         ]}
         actionsColumn={{ title: t('messaging:actions'), width: 120 }}
         rowActions={(r) => [{ key: 'devices', label: t('messaging:devices.open'), icon: <UnorderedListOutlined />, onClick: () => setOpen(r), testId: `message-open-${r.SendId}` }]}
         columns={[
-          { key: 'Kind', title: t('messaging:kind'), width: 110, render: (_, r) => <Tag color={r.Kind === 'ip' ? 'orange' : 'blue'}>{t(`messaging:kinds.${r.Kind}`, { defaultValue: r.Kind })}</Tag> },
+          { key: 'Kind', title: t('messaging:kind'), width: 110, render: (_, r) => <Tag color={r.Kind === 'ip' ? 'orange' : r.Kind === 'weather' ? 'cyan' : 'blue'}>{t(`messaging:kinds.${r.Kind}`, { defaultValue: r.Kind })}</Tag> },
           { key: 'Name', title: t('messaging:send.name'), dataIndex: 'Name', width: 160, onCell: userDataCell },
           { key: 'Content', title: t('messaging:send.content'), dataIndex: 'Content', ellipsis: true, onCell: userDataCell },
           { key: 'SenderName', title: t('messaging:sender'), dataIndex: 'SenderName', width: 110, onCell: userDataCell },
