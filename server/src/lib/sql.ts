@@ -1,7 +1,7 @@
 // Raw SQL through Drizzle's template (parameters stay bound) with the same answer shape on PGlite
 // and node-postgres, for the queries that are clearer written out (lists with many joins).
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, QueryFn } from '../db/client.js';
 
 export async function rows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const r = (await db.execute(query)) as unknown as { rows: T[] };
@@ -28,4 +28,18 @@ export function allOf(conds: SQL[]): SQL {
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/**
+ * The total and one page of a query written out: `from` is its FROM … WHERE part (with `$n`
+ * parameters), `select` the columns and `order` its ORDER BY; pages count from 1.
+ */
+export async function pagedQuery<T = Record<string, unknown>>(
+  database: { query: QueryFn },
+  q: { select: string; from: string; order: string; params: unknown[]; page: { PageNo: number; PageCount: number } },
+): Promise<{ total: number; rows: T[] }> {
+  const [t] = await database.query<{ n: number }>(`SELECT count(*)::int AS n ${q.from}`, q.params);
+  const offset = (q.page.PageNo - 1) * q.page.PageCount;
+  const list = await database.query<T>(`SELECT ${q.select} ${q.from} ORDER BY ${q.order} LIMIT ${Number(q.page.PageCount)} OFFSET ${Number(offset)}`, q.params);
+  return { total: Number(t?.n ?? 0), rows: list };
 }

@@ -6,7 +6,7 @@
 import { State, messaging, resolveLocale, type CallResponse } from '@wt/contract';
 import { defineCall, type AuthedContext } from '../../calls.js';
 import { conflict, fieldError, notFound } from '../../lib/errors.js';
-import { iso, isUniqueViolation } from '../../lib/sql.js';
+import { iso, isUniqueViolation, pagedQuery } from '../../lib/sql.js';
 import { packageInfo, packageUrl, platformOfKey } from './packages.js';
 
 type Row = Record<string, unknown>;
@@ -69,12 +69,8 @@ export const appCalls = [
   defineCall('/APPInfo/List', async (ctx, b) => {
     const where = b.Platform ? `WHERE platform = $1` : '';
     const params = b.Platform ? [b.Platform] : [];
-    const [t] = await ctx.deps.database.query<Row>(`SELECT count(*)::int AS n FROM app_versions ${where}`, params);
-    const rows = await ctx.deps.database.query<Row>(
-      `SELECT * FROM app_versions ${where} ORDER BY platform, version_code DESC LIMIT ${b.PageCount} OFFSET ${(b.PageNo - 1) * b.PageCount}`,
-      params,
-    );
-    return { State: State.OK, Total: Number(t?.n ?? 0), Items: rows.map(toItem) };
+    const { total, rows } = await pagedQuery<Row>(ctx.deps.database, { select: '*', from: `FROM app_versions ${where}`, order: 'platform, version_code DESC', params, page: b });
+    return { State: State.OK, Total: total, Items: rows.map(toItem) };
   }),
 
   defineCall('/APPInfo/Save', async (ctx, b) => {

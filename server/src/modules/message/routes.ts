@@ -9,7 +9,7 @@ import type { QueryFn } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { accountInScope, subtreePattern } from '../../lib/scope.js';
-import { iso } from '../../lib/sql.js';
+import { iso, pagedQuery } from '../../lib/sql.js';
 import { TOPICS, type DispatchEvent } from '../../pipeline/events.js';
 import { COMMAND_PROTOCOLS, preview, sendOn } from '../command/delivery.js';
 
@@ -236,16 +236,16 @@ export const messageCalls = [
       params.push(b.Status);
       where += ` AND c.status = $2`;
     }
-    const from = `FROM message_send_commands m JOIN commands c ON c.id = m.command_id JOIN devices d ON d.id = c.device_id WHERE ${where}`;
-    const [t] = await q(`SELECT count(*)::int AS n ${from}`, params);
-    const rows = await q(
-      `SELECT c.id, c.device_id, d.imei, d.name, c.status, c.reply, c.error, c.sent_at, c.answered_at ${from}
-        ORDER BY c.id LIMIT ${b.PageCount} OFFSET ${(b.PageNo - 1) * b.PageCount}`,
+    const { total, rows } = await pagedQuery<Row>(ctx.deps.database, {
+      select: 'c.id, c.device_id, d.imei, d.name, c.status, c.reply, c.error, c.sent_at, c.answered_at',
+      from: `FROM message_send_commands m JOIN commands c ON c.id = m.command_id JOIN devices d ON d.id = c.device_id WHERE ${where}`,
+      order: 'c.id',
       params,
-    );
+      page: b,
+    });
     return {
       State: State.OK,
-      Total: Number(t?.n ?? 0),
+      Total: total,
       Items: rows.map((r) => ({
         CommandId: Number(r.id),
         DeviceId: Number(r.device_id),

@@ -6,7 +6,7 @@ import { defineCall, type AuthedContext } from '../../calls.js';
 import type { QueryFn } from '../../db/client.js';
 import { badRequest, fieldError } from '../../lib/errors.js';
 import { accountInScope, subtreePattern } from '../../lib/scope.js';
-import { contains, iso } from '../../lib/sql.js';
+import { contains, iso, pagedQuery } from '../../lib/sql.js';
 import { refundSms } from './notices.js';
 
 type Row = Record<string, unknown>;
@@ -82,14 +82,14 @@ export const smsCalls = [
       params.push(contains(b.Name));
       where += ` AND (a.login_name ILIKE $${params.length} OR a.username ILIKE $${params.length})`;
     }
-    const q: QueryFn = (text, params) => ctx.deps.database.query(text, params);
-    const [total] = await q<Row>(`SELECT count(*)::int AS n FROM accounts a WHERE ${where}`, params);
-    const rows = await q<Row>(
-      `SELECT ${ACCOUNT_COLUMNS} FROM accounts a LEFT JOIN sms_balances b ON b.account_id = a.id
-        WHERE ${where} ORDER BY a.path LIMIT ${b.PageCount} OFFSET ${(b.PageNo - 1) * b.PageCount}`,
+    const { total, rows } = await pagedQuery<Row>(ctx.deps.database, {
+      select: ACCOUNT_COLUMNS,
+      from: `FROM accounts a LEFT JOIN sms_balances b ON b.account_id = a.id WHERE ${where}`,
+      order: 'a.path',
       params,
-    );
-    return { State: State.OK, Total: Number(total?.n ?? 0), Items: rows.map(toAccount) };
+      page: b,
+    });
+    return { State: State.OK, Total: total, Items: rows.map(toAccount) };
   }),
 
   defineCall('/User/actionSMSData', async (ctx, b) => {
@@ -142,17 +142,16 @@ export const smsCalls = [
     if (b.Recipient) add(`n.recipient ILIKE ?`, contains(b.Recipient));
     if (b.StartTime) add(`n.created_at >= ?::timestamptz`, b.StartTime);
     if (b.EndTime) add(`n.created_at <= ?::timestamptz`, b.EndTime);
-    const where = conds.join(' AND ');
-    const q: QueryFn = (text, params) => ctx.deps.database.query(text, params);
-    const [total] = await q<Row>(`SELECT count(*)::int AS n FROM notice_outbox n JOIN accounts a ON a.id = n.account_id WHERE ${where}`, params);
-    const rows = await q<Row>(
-      `SELECT n.*, a.login_name AS "loginName" FROM notice_outbox n JOIN accounts a ON a.id = n.account_id
-        WHERE ${where} ORDER BY n.id DESC LIMIT ${b.PageCount} OFFSET ${(b.PageNo - 1) * b.PageCount}`,
+    const { total, rows } = await pagedQuery<Row>(ctx.deps.database, {
+      select: `n.*, a.login_name AS "loginName"`,
+      from: `FROM notice_outbox n JOIN accounts a ON a.id = n.account_id WHERE ${conds.join(' AND ')}`,
+      order: 'n.id DESC',
       params,
-    );
+      page: b,
+    });
     return {
       State: State.OK,
-      Total: Number(total?.n ?? 0),
+      Total: total,
       Items: rows.map((r) => ({
         Id: Number(r.id),
         Channel: r.channel as 'sms' | 'email',
@@ -174,17 +173,16 @@ export const smsCalls = [
   }),
 
   defineCall('/SMS/Changes', async (ctx, b) => {
-    const params = [await subtreeOf(ctx, b.UserId)];
-    const q: QueryFn = (text, params) => ctx.deps.database.query(text, params);
-    const from = `FROM sms_changes c JOIN accounts a ON a.id = c.account_id WHERE a.path LIKE $1`;
-    const [total] = await q<Row>(`SELECT count(*)::int AS n ${from}`, params);
-    const rows = await q<Row>(
-      `SELECT c.*, a.login_name AS "loginName" ${from} ORDER BY c.id DESC LIMIT ${b.PageCount} OFFSET ${(b.PageNo - 1) * b.PageCount}`,
-      params,
-    );
+    const { total, rows } = await pagedQuery<Row>(ctx.deps.database, {
+      select: `c.*, a.login_name AS "loginName"`,
+      from: `FROM sms_changes c JOIN accounts a ON a.id = c.account_id WHERE a.path LIKE $1`,
+      order: 'c.id DESC',
+      params: [await subtreeOf(ctx, b.UserId)],
+      page: b,
+    });
     return {
       State: State.OK,
-      Total: Number(total?.n ?? 0),
+      Total: total,
       Items: rows.map((r) => ({
         Id: Number(r.id),
         UserId: Number(r.account_id),
