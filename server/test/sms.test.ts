@@ -319,5 +319,6 @@ describe('alarm notices across a restart (PGlite files)', () => {
     expect(row).toMatchObject({ attempts: 2, segments: 1 });
     const [b] = await second.deps.database.query<Row>(`SELECT used, remaining FROM sms_balances WHERE account_id = $1`, [clinicId]);
     expect(b).toEqual({ used: 1, remaining: 1 });
-  });
+    // Two platform starts on files: slow on a loaded machine.
+  }, 90_000);
 });
