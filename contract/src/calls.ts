@@ -255,6 +255,8 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/AccountFence/AttendanceExport', area: 'fence', permission: 'user', note: 'the attendance table as a spreadsheet (streamed)' },
   { path: '/Scene/Calibrate', area: 'scene', permission: 'admin', note: "fit the distance model of a floor's anchors from anchors hearing each other (changes nothing)" },
   { path: '/Scene/ApplyCalibration', area: 'scene', permission: 'admin', note: "store a calibration fit: RSSI at 1 m per anchor and the floor's exponent" },
+  { path: '/Retention/Info', area: 'user', permission: 'user', note: 'how long positions, health readings and device events are kept for an account (platform default, top-level override)' },
+  { path: '/Retention/Save', area: 'user', permission: 'user', note: 'the root account sets the platform retention default or a top-level account override' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -295,6 +295,9 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Platform/UploadIcon': 'platform.edit',
   '/Platform/Brand': 'public',
   '/User/EditFunctionSwitches': 'self',
+  // Retention of the time series.
+  '/Retention/Info': 'read',
+  '/Retention/Save': 'platform.edit',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

@@ -9,6 +9,7 @@ import { oplogRetentionService } from './modules/oplog/service.js';
 import { attendanceService } from './modules/account-fence/attendance/job.js';
 import { indoorService } from './modules/indoor/service.js';
 import { alarmEngineService, alarmTypesService, pushWorkerService } from './rules/services.js';
+import { partitionService } from './db/partitions.js';
 
 export interface Service {
   name: string;
@@ -19,4 +20,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, gatewayService, simulatorService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, gatewayService, simulatorService, partitionService];

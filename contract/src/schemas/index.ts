@@ -23,6 +23,7 @@ import * as oplog from './oplog.js';
 import * as platform from './platform.js';
 import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
+import * as retention from './retention.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -115,6 +116,7 @@ const ALL_SCHEMAS = {
   ...platform.platformSchemas,
   ...accountFence.accountFenceSchemas,
   ...scene.sceneSchemas,
+  ...retention.retentionSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
