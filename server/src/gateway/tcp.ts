@@ -194,6 +194,11 @@ export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06'
   const metrics = deps.ingest.metrics;
   const fromProxy = addressMatcher(deps.config.PROXY_PROTOCOL_FROM);
   const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 }, (socket) => {
+    // Gone before it was taken (a balancer's connect check): nothing to serve.
+    if (socket.remoteAddress === undefined) {
+      socket.destroy();
+      return;
+    }
     metrics.connectionsOpened++;
     sockets.add(socket);
     const conn = protocol === 'watch' ? new WatchConnection(deps, socket) : new Gt06Connection(deps, socket);
