@@ -51,6 +51,8 @@ export interface ClusterOptions {
   gt06Port?: number;
   /** Extra environment of every process (LOG_LEVEL, DEMO ...). */
   env?: Record<string, string>;
+  /** HAProxy's connection limit (each connection is two descriptors of its own); default 8000. */
+  maxconn?: number;
   /** Where the processes' output goes: inherited (the CLI) or dropped (tests). */
   output?: 'inherit' | 'ignore';
 }
@@ -106,7 +108,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-function haproxyConfig(o: { httpPort: number; watchPort: number; gt06Port: number; api: ClusterProcess[]; gateways: ClusterProcess[] }): string {
+function haproxyConfig(o: { maxconn: number; httpPort: number; watchPort: number; gt06Port: number; api: ClusterProcess[]; gateways: ClusterProcess[] }): string {
   const servers = (list: ClusterProcess[], port: (p: ClusterProcess) => number, extra: string) =>
     list.map((p) => `  server ${p.name} 127.0.0.1:${port(p)} ${extra}`).join('\n');
   // Device ports: TCP, least connections, the device's address handed on with the PROXY protocol
@@ -129,7 +131,7 @@ ${servers(o.gateways, backendPort, 'send-proxy-v2 check inter 1s fall 1 rise 2')
   return `global
   # One device connection is two descriptors (device side, gateway side); the hard limit of the
   # account caps it (ulimit -n): raise both for a large fleet.
-  maxconn 8000
+  maxconn ${o.maxconn}
 
 defaults
   timeout connect 3s
@@ -208,7 +210,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     const watchPort = o.watchPort || (await freePort());
     const gt06Port = o.gt06Port || (await freePort());
     const cfg = path.join(dir, 'haproxy.cfg');
-    writeFileSync(cfg, haproxyConfig({ httpPort, watchPort, gt06Port, api: byRole('api'), gateways: byRole('gateway') }));
+    writeFileSync(cfg, haproxyConfig({ maxconn: o.maxconn ?? 8000, httpPort, watchPort, gt06Port, api: byRole('api'), gateways: byRole('gateway') }));
     haproxy = spawn(haproxyBin.path, ['-db', '-f', cfg], { stdio: ['ignore', output, 'pipe'] });
     let complaints = '';
     haproxy.stderr!.on('data', (d: Buffer) => {
