@@ -21,6 +21,14 @@ const count = (name: string, v: string, min: number) => {
   }
   return n;
 };
+const port = (name: string, v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    console.error(`--${name} must be a port number (0: a free one)`);
+    process.exit(2);
+  }
+  return n || undefined;
+};
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
 if (!databaseUrl || !redisUrl) {
@@ -33,9 +41,9 @@ const cluster = await startCluster({
   workers: count('workers', values.workers, 0),
   databaseUrl,
   redisUrl,
-  httpPort: count('http-port', values['http-port'], 0) || undefined,
-  watchPort: Number(values['watch-port']) || undefined,
-  gt06Port: Number(values['gt06-port']) || undefined,
+  httpPort: port('http-port', values['http-port']),
+  watchPort: port('watch-port', values['watch-port']),
+  gt06Port: port('gt06-port', values['gt06-port']),
   output: 'inherit',
 });
 console.log(`\ncluster up: console ${cluster.http}, watch port ${cluster.watchPort}, GT06 port ${cluster.gt06Port}`);
