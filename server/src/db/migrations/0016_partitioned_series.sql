@@ -9,8 +9,9 @@ CREATE TABLE "data_retention" (
 -- hand-written
 -- positions, health_readings and device_events become partitioned by day on "time" (UTC days), with a
 -- default partition for rows outside the daily partitions. Existing rows are kept: the daily
--- partitions of the last 31 days up to 7 days ahead are created first, older rows go to the default
--- partition (the retention job deletes them from there in batches when their time comes).
+-- partitions from the oldest row's day (at most 31 days back; yesterday on a new installation) to 7
+-- days ahead are created first, older rows go to the default partition (the retention job deletes
+-- them from there in batches when their time comes).
 -- wt_ensure_day_partition is also what the partition job (server/src/db/partitions.ts) calls: it
 -- creates one day's partition, moving that day's rows out of the default partition when it has any.
 CREATE OR REPLACE FUNCTION wt_ensure_day_partition(parent text, day date) RETURNS boolean LANGUAGE plpgsql AS $$
@@ -46,7 +47,7 @@ CREATE INDEX "positions_device_time_idx" ON "positions" USING btree ("device_id"
 --> statement-breakpoint
 CREATE TABLE "positions_default" PARTITION OF "positions" DEFAULT;
 --> statement-breakpoint
-SELECT wt_ensure_day_partition('positions', d::date) FROM generate_series((now() AT TIME ZONE 'UTC')::date - 31, (now() AT TIME ZONE 'UTC')::date + 7, interval '1 day') AS d;
+SELECT wt_ensure_day_partition('positions', d::date) FROM generate_series(greatest((now() AT TIME ZONE 'UTC')::date - 31, least((now() AT TIME ZONE 'UTC')::date - 1, (SELECT min(time AT TIME ZONE 'UTC')::date FROM "positions_unpartitioned"))), (now() AT TIME ZONE 'UTC')::date + 7, interval '1 day') AS d;
 --> statement-breakpoint
 INSERT INTO "positions" SELECT * FROM "positions_unpartitioned";
 --> statement-breakpoint
@@ -66,7 +67,7 @@ CREATE INDEX "health_readings_pending_idx" ON "health_readings" USING btree ("de
 --> statement-breakpoint
 CREATE TABLE "health_readings_default" PARTITION OF "health_readings" DEFAULT;
 --> statement-breakpoint
-SELECT wt_ensure_day_partition('health_readings', d::date) FROM generate_series((now() AT TIME ZONE 'UTC')::date - 31, (now() AT TIME ZONE 'UTC')::date + 7, interval '1 day') AS d;
+SELECT wt_ensure_day_partition('health_readings', d::date) FROM generate_series(greatest((now() AT TIME ZONE 'UTC')::date - 31, least((now() AT TIME ZONE 'UTC')::date - 1, (SELECT min(time AT TIME ZONE 'UTC')::date FROM "health_readings_unpartitioned"))), (now() AT TIME ZONE 'UTC')::date + 7, interval '1 day') AS d;
 --> statement-breakpoint
 INSERT INTO "health_readings" SELECT * FROM "health_readings_unpartitioned";
 --> statement-breakpoint
@@ -90,7 +91,7 @@ CREATE INDEX "device_events_pending_idx" ON "device_events" USING btree ("id") W
 --> statement-breakpoint
 CREATE TABLE "device_events_default" PARTITION OF "device_events" DEFAULT;
 --> statement-breakpoint
-SELECT wt_ensure_day_partition('device_events', d::date) FROM generate_series((now() AT TIME ZONE 'UTC')::date - 31, (now() AT TIME ZONE 'UTC')::date + 7, interval '1 day') AS d;
+SELECT wt_ensure_day_partition('device_events', d::date) FROM generate_series(greatest((now() AT TIME ZONE 'UTC')::date - 31, least((now() AT TIME ZONE 'UTC')::date - 1, (SELECT min(time AT TIME ZONE 'UTC')::date FROM "device_events_unpartitioned"))), (now() AT TIME ZONE 'UTC')::date + 7, interval '1 day') AS d;
 --> statement-breakpoint
 INSERT INTO "device_events" SELECT * FROM "device_events_unpartitioned";
 --> statement-breakpoint
