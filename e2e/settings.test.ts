@@ -129,10 +129,23 @@ describe('platform settings and the operation log', () => {
     await expect(page.locator('[data-testid="switch-isWeatherConfig"] .ant-switch').isDisabled()).resolves.toBe(true);
   });
 
+  it('shows the retention in force for the agent, which only the root account changes', { timeout: 60_000 }, async () => {
+    await page.goto(`${server.url}/setting/platform`);
+    const effective = page.locator('[data-testid="retention-effective"]');
+    await effective.waitFor({ timeout: 30_000 });
+    expect(await effective.innerText()).toMatch(/180\s*天[\s\S]*365\s*天[\s\S]*365\s*天/);
+    await page.locator('[data-testid="retention-form"]').waitFor();
+    expect(await page.locator('[data-testid="retention-form"] input').first().isDisabled()).toBe(true);
+    expect(await page.locator('[data-testid="retention-save"]').count()).toBe(0);
+    await page.locator('[data-testid="retention-section"]').scrollIntoViewIfNeeded();
+    await settled(page);
+    await screenshot(page, 'setting-retention-zh-CN');
+  });
+
   it('shows the pages by their address in a fresh tab, in Chinese and English', { timeout: 180_000 }, async () => {
     const session = await sessionOf(page);
     for (const lang of ['zh-CN', 'en']) {
-      await shootFresh(ctx, session, lang, '/setting/platform', '[data-testid="platform-form"] input#Title', `setting-platform-${lang}`);
+      await shootFresh(ctx, session, lang, '/setting/platform', '[data-testid="retention-effective"]', `setting-platform-${lang}`);
       await shootFresh(ctx, session, lang, '/setting/setingfunction', '[data-testid="switch-switchAnimation"] .ant-switch', `setting-functions-${lang}`);
       await shootFresh(ctx, session, lang, '/setting/userlogs', '[data-testid="operation-log"] tbody tr.ant-table-row', `setting-userlogs-${lang}`);
     }

@@ -263,6 +263,8 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/APPInfo/List', area: 'app', permission: 'admin', note: 'companion app versions per platform' },
   { path: '/APPInfo/Save', area: 'app', permission: 'admin', note: 'publish an app version: an uploaded package (POST /api/app-packages) or an external URL' },
   { path: '/APPInfo/Delete', area: 'app', permission: 'admin' },
+  { path: '/Retention/Info', area: 'user', permission: 'user', note: 'how long positions, health readings and device events are kept for an account (platform default, top-level override)' },
+  { path: '/Retention/Save', area: 'user', permission: 'user', note: 'the root account sets the platform retention default or a top-level account override' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

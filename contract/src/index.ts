@@ -18,3 +18,4 @@ export * from './schemas/push.js';
 export * from './permissions.js';
 export * from './schemas/oplog.js';
 export * from './schemas/platform.js';
+export * from './schemas/retention.js';

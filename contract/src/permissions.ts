@@ -304,6 +304,9 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/APPInfo/List': 'read',
   '/APPInfo/Save': 'app.edit',
   '/APPInfo/Delete': 'app.edit',
+  // Retention of the time series.
+  '/Retention/Info': 'read',
+  '/Retention/Save': 'platform.edit',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

@@ -78,6 +78,12 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Networks GET /api/metrics answers without the token (`none`: the token only). */
   METRICS_ALLOW: addressList.default(['loopback']),
+  /**
+   * Load balancers in front of the device TCP ports that send the PROXY protocol (v1 or v2): a
+   * connection from one of them must start with the header, whose source address the gateway
+   * then logs and uses as the device's. Empty: no header is read from anyone.
+   */
+  PROXY_PROTOCOL_FROM: addressList.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Secret for signing access tokens; generated and kept in the database when unset. */
   AUTH_SECRET: z.string().min(32).optional(),

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
+import { ensurePartitions } from './db/partitions.js';
 import { accounts, settings } from './db/schema/index.js';
 import type { AppDeps } from './deps.js';
 import { LoginLimiter } from './lib/login-limiter.js';
@@ -39,6 +40,8 @@ export async function startPlatform(config: Config, opts: { log?: Logger; listen
     dataDir: config.DATA_DIR,
     onConnectionError: (err) => log.warn({ err }, 'an idle database connection failed; it will be replaced'),
   });
+  // The time series' partitions of today and the days ahead exist before anything is written.
+  await ensurePartitions(database);
   const [{ n }] = (await database.db.select({ n: sql<number>`count(*)::int` }).from(accounts)) as [{ n: number }];
   const bus = config.REDIS_URL ? createRedisBus(config.REDIS_URL, (err) => log.warn({ err }, 'redis bus')) : createMemoryBus();
   const deps: AppDeps = {

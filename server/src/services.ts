@@ -10,6 +10,7 @@ import { attendanceService } from './modules/account-fence/attendance/job.js';
 import { indoorService } from './modules/indoor/service.js';
 import { weatherService } from './modules/message/weather.js';
 import { alarmEngineService, alarmTypesService, noticeWorkerService, pushWorkerService } from './rules/services.js';
+import { partitionService } from './db/partitions.js';
 
 export interface Service {
   name: string;
@@ -20,4 +21,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, noticeWorkerService, weatherService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, gatewayService, simulatorService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, noticeWorkerService, weatherService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, gatewayService, simulatorService, partitionService];

@@ -24,6 +24,7 @@ import * as platform from './platform.js';
 import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
 import * as messaging from './messaging.js';
+import * as retention from './retention.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -121,6 +122,7 @@ const ALL_SCHEMAS = {
   ...messaging.appSchemas,
   ...messaging.ipSchemas,
   ...messaging.weatherSchemas,
+  ...retention.retentionSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */

@@ -20,6 +20,8 @@ import type { AppDeps } from '../deps.js';
 import type { DeviceRef } from '../pipeline/directory.js';
 import type { DeviceSession, Source } from '../pipeline/ingest.js';
 import { deliverQueued } from '../modules/command/delivery.js';
+import { addressMatcher } from '../lib/addresses.js';
+import { ProxyHeaderReader } from './proxy-protocol.js';
 
 /** Frames a connection may have waiting for their commit before we stop reading from it. */
 const MAX_PENDING_FRAMES = 16;
@@ -190,12 +192,32 @@ export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06'
   const sockets = new Set<net.Socket>();
   const idleMs = deps.config.GATEWAY_IDLE_SECONDS * 1000;
   const metrics = deps.ingest.metrics;
+  const fromProxy = addressMatcher(deps.config.PROXY_PROTOCOL_FROM);
   const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 }, (socket) => {
+    // Gone before it was taken (a balancer's connect check): nothing to serve.
+    if (socket.remoteAddress === undefined) {
+      socket.destroy();
+      return;
+    }
     metrics.connectionsOpened++;
     sockets.add(socket);
     const conn = protocol === 'watch' ? new WatchConnection(deps, socket) : new Gt06Connection(deps, socket);
     socket.setTimeout(idleMs);
-    socket.on('data', (chunk: Buffer) => conn.onData(chunk));
+    // Through a load balancer of PROXY_PROTOCOL_FROM: its header first, naming the device's address.
+    let header = fromProxy(socket.remoteAddress) ? new ProxyHeaderReader() : undefined;
+    socket.on('data', (chunk: Buffer) => {
+      if (!header) return conn.onData(chunk);
+      const r = header.push(chunk);
+      if (r.state === 'more') return;
+      header = undefined;
+      if (r.state === 'invalid') {
+        deps.ingest.malformed(conn.source, chunk, r.reason);
+        socket.destroy();
+        return;
+      }
+      if (r.remote) conn.source.remote = r.remote;
+      if (r.rest.length) conn.onData(r.rest);
+    });
     socket.on('timeout', () => socket.destroy());
     socket.on('error', (err) => deps.log.debug({ err, remote: conn.remote }, 'device connection error'));
     socket.on('close', () => {

@@ -34,9 +34,10 @@ import { messageCalls } from './message/routes.js';
 import { weatherCalls } from './message/weather.js';
 import { appCalls } from './app/routes.js';
 import { appPackageRoutes } from './app/packages.js';
+import { retentionCalls } from './retention/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...smsCalls, ...messageCalls, ...appCalls, ...weatherCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...smsCalls, ...messageCalls, ...appCalls, ...weatherCalls, ...retentionCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes, sceneFileRoutes, appPackageRoutes];

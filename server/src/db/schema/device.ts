@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   serial,
   smallint,
@@ -91,6 +92,10 @@ export const deviceState = pgTable('device_state', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+// positions, health_readings and device_events are partitioned by day on `time` (PARTITION BY RANGE,
+// a default partition for times outside the daily ones): the partitioning is hand-written SQL in
+// their migration, and `db/partitions.ts` creates days ahead and drops them past retention.
+
 /** Append-only; no primary key so the insert path maintains a single index. */
 export const positions = pgTable(
   'positions',
@@ -155,7 +160,7 @@ export const healthReadings = pgTable(
 export const deviceEvents = pgTable(
   'device_events',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     deviceId: integer('device_id').notNull(),
     time: timestamp('time', { withTimezone: true }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
@@ -168,6 +173,8 @@ export const deviceEvents = pgTable(
     pending: boolean('pending').notNull().default(false),
   },
   (t) => [
+    // A partitioned table's unique keys include its partition key.
+    primaryKey({ name: 'device_events_pkey', columns: [t.id, t.time] }),
     index('device_events_device_time_idx').on(t.deviceId, t.time),
     // Only the few events still to handle: the alarm engine's replay after a restart reads it.
     index('device_events_pending_idx').on(t.id).where(sql`pending`),

@@ -3,7 +3,7 @@
 // from the accounts below it, the device label and batch-command switches. Read-only without
 // platform.edit.
 import { useEffect, useMemo, useState, type Key } from 'react';
-import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Switch, Tooltip, Tree, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Col, Divider, Form, Input, Row, Space, Switch, Tooltip, Tree, Typography, Upload } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ import { putIssues, serverIssues, useAction } from '../../patterns';
 import { USER_INFO_KEY } from '../../session/auth';
 import { useSession } from '../../stores/session';
 import { AccountSelect } from '../devices/dialogs/AccountSelect';
+import { RetentionSection } from './RetentionSection';
 import './settings.css';
 
 /** The form's values: the save call's fields, with the two switches as booleans. */
@@ -273,6 +274,8 @@ export default function PlatformPage() {
           </Button>
         )}
       </Form>
+      <Divider />
+      <RetentionSection userId={target} />
     </Card>
   );
 }
