@@ -23,6 +23,7 @@ import * as oplog from './oplog.js';
 import * as platform from './platform.js';
 import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
+import * as inventory from './inventory.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -115,6 +116,7 @@ const ALL_SCHEMAS = {
   ...platform.platformSchemas,
   ...accountFence.accountFenceSchemas,
   ...scene.sceneSchemas,
+  ...inventory.inventorySchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -134,6 +136,7 @@ export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['res
 
 export { user };
 export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene };
+export { inventory };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';
