@@ -19,7 +19,7 @@ export const VERSION_KINDS = { firmware: 1, hardware: 2 } as const;
 /** Most IMEIs one stock-in batch takes (pasted or in a workbook). */
 export const BATCH_MAX_ROWS = 100_000;
 /** Most IMEIs one sale takes. */
-export const SALE_MAX_DEVICES = 20_000;
+export const SALE_MAX_DEVICES = 10_000;
 /** Most IMEIs a list search takes. */
 export const SEARCH_MAX_IMEIS = 1000;
 
