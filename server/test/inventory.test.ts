@@ -86,6 +86,12 @@ describe.each(databases())('inventory on %s', (kind) => {
     expect((await call('OwnerUpdate', { Id: spare, Name: 'Spare 2', Remark: 'r' })).body.State).toBe(200);
     expect((await call('OwnerDelById', { Id: spare })).body.State).toBe(200);
     expect((await call('OwnerDelById', { Id: spare })).status).toBe(404);
+    // Entries nothing uses go, whatever the ids of the rows that use the others.
+    const spareStore = (await call('StoreInsert', { Name: 'Spare store' })).body.Id;
+    const v2 = (await call('VersionInsert', { Name: 'V-unused' })).body.Id;
+    expect((await call('StoreList', { Keyword: 'Spare' })).body.Items[0]).toMatchObject({ InUse: false, Seeded: false });
+    expect((await call('StoreDelById', { Id: spareStore })).body.State).toBe(200);
+    expect((await call('VersionDelById', { Id: v2 })).body.State).toBe(200);
   });
 
   it('stocks in a pasted batch: bad, repeated and taken IMEIs reported row by row, the rest stored', async () => {

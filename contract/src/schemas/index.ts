@@ -24,6 +24,7 @@ import * as platform from './platform.js';
 import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
 import * as inventory from './inventory.js';
+import * as erp from './erp.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -117,6 +118,7 @@ const ALL_SCHEMAS = {
   ...accountFence.accountFenceSchemas,
   ...scene.sceneSchemas,
   ...inventory.inventorySchemas,
+  ...erp.erpSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -136,7 +138,7 @@ export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['res
 
 export { user };
 export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene };
-export { inventory };
+export { inventory, erp };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

@@ -10,3 +10,4 @@ export * from './account-fence.js';
 export * from './scene.js';
 export * from './indoor.js';
 export * from './inventory.js';
+export * from './erp.js';

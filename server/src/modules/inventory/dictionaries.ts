@@ -1,6 +1,7 @@
 // The inventory's dictionaries: owners, versions, models and stores of the caller's subtree. An
 // entry used by a stock item, a batch or a sale cannot be deleted (SPEC §3); a taken name answers
-// its own message. Seeded stores have message keys for names, shown in the reader's language.
+// its own message (subqueries name the outer table's columns in full: a select of one table leaves
+// its own column names unqualified). Seeded stores have message keys for names, shown in the reader's language.
 import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { State, formatDateTime, translate, type Locale } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
@@ -23,7 +24,7 @@ export const owners = scopedCrud({
         name: invOwners.name,
         remark: invOwners.remark,
         createdAt: invOwners.createdAt,
-        inUse: used([sql`SELECT 1 FROM inv_items WHERE owner_id = ${invOwners.id}`, sql`SELECT 1 FROM inv_batches WHERE owner_id = ${invOwners.id}`]),
+        inUse: used([sql`SELECT 1 FROM inv_items i WHERE i.owner_id = inv_owners.id`, sql`SELECT 1 FROM inv_batches b WHERE b.owner_id = inv_owners.id`]),
       })
       .from(invOwners)
       .$dynamic(),
@@ -43,7 +44,7 @@ export const versions = scopedCrud({
         kind: invVersions.kind,
         remark: invVersions.remark,
         createdAt: invVersions.createdAt,
-        inUse: used([sql`SELECT 1 FROM inv_items WHERE version_id = ${invVersions.id}`, sql`SELECT 1 FROM inv_batches WHERE version_id = ${invVersions.id}`]),
+        inUse: used([sql`SELECT 1 FROM inv_items i WHERE i.version_id = inv_versions.id`, sql`SELECT 1 FROM inv_batches b WHERE b.version_id = inv_versions.id`]),
       })
       .from(invVersions)
       .$dynamic(),
@@ -65,11 +66,11 @@ export const models = scopedCrud({
         remark: invModels.remark,
         createdAt: invModels.createdAt,
         inUse: used([
-          sql`SELECT 1 FROM inv_items WHERE account_id = ${invModels.accountId} AND model_id = ${invModels.id}`,
-          sql`SELECT 1 FROM inv_batches WHERE model_id = ${invModels.id}`,
-          sql`SELECT 1 FROM inv_sales WHERE model_id = ${invModels.id}`,
+          sql`SELECT 1 FROM inv_items i WHERE i.account_id = inv_models.account_id AND i.model_id = inv_models.id`,
+          sql`SELECT 1 FROM inv_batches b WHERE b.model_id = inv_models.id`,
+          sql`SELECT 1 FROM inv_sales s WHERE s.model_id = inv_models.id`,
         ]),
-        inStock: sql<number>`(SELECT coalesce(sum(quantity), 0)::int FROM stock_balances b WHERE b.account_id = ${invModels.accountId} AND b.kind = 'item' AND b.item_id = ${invModels.id})`,
+        inStock: sql<number>`(SELECT coalesce(sum(b.quantity), 0)::int FROM stock_balances b WHERE b.account_id = inv_models.account_id AND b.kind = 'item' AND b.item_id = inv_models.id)`,
       })
       .from(invModels)
       .leftJoin(deviceModels, eq(deviceModels.id, invModels.deviceModelId))
@@ -91,7 +92,7 @@ export const stores = scopedCrud({
         address: invStores.address,
         remark: invStores.remark,
         createdAt: invStores.createdAt,
-        inUse: used([sql`SELECT 1 FROM inv_items WHERE store_id = ${invStores.id}`, sql`SELECT 1 FROM inv_batches WHERE store_id = ${invStores.id}`]),
+        inUse: used([sql`SELECT 1 FROM inv_items i WHERE i.store_id = inv_stores.id`, sql`SELECT 1 FROM inv_batches b WHERE b.store_id = inv_stores.id`]),
       })
       .from(invStores)
       .$dynamic(),
