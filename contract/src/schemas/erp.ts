@@ -105,7 +105,7 @@ export const purchaseSchema = z.object({
   Invoices: z.array(invoiceSchema),
   Created: z.string(),
 });
-export const purchaseList = z.object({ ...pageRequest, Keyword: text(64).optional(), Audit: z.preprocess((v) => (v === '' || v === null ? undefined : v), int(1, 2).optional()) });
+export const purchaseList = z.object({ ...pageRequest, Id: optionalId, Keyword: text(64).optional(), Audit: z.preprocess((v) => (v === '' || v === null ? undefined : v), int(1, 2).optional()) });
 export const purchaseSave = z.object({
   Id: optionalId,
   OrderNo: requiredText('erp.orderNoRequired', 64),

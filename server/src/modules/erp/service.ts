@@ -165,6 +165,7 @@ export async function listPurchases(ctx: AuthedContext, q: Req<'purchaseList'>) 
   const { db } = ctx.deps.database;
   const where = and(
     ownedBySubtree(erpPurchases.accountId, ctx.user),
+    q.Id ? eq(erpPurchases.id, q.Id) : undefined,
     q.Audit ? eq(erpPurchases.audit, q.Audit) : undefined,
     q.Keyword ? sql`(${erpPurchases.orderNo} ILIKE ${contains(q.Keyword)} OR ${erpPurchases.poNo} ILIKE ${contains(q.Keyword)} OR ${erpPurchases.content} ILIKE ${contains(q.Keyword)})` : undefined,
   );

@@ -4,12 +4,11 @@
 import { useState } from 'react';
 import { Input, Select, Tag } from 'antd';
 import { AuditOutlined, DeleteOutlined, EditOutlined, ProfileOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { erp } from '@wt/contract';
 import { call } from '../../api/client';
 import { userDataCell } from '../../i18n/texts';
-import { FormDialog, ListPage, addAction, type RowAction, type Paged } from '../../patterns';
+import { FormDialog, ListPage, addAction, type RowAction } from '../../patterns';
 import { useCan } from '../../access/can';
 import { PurchaseDrawer, type Purchase } from './PurchaseDrawer';
 import { ERP_KEY } from './shared';
@@ -19,12 +18,8 @@ const KEY = [...ERP_KEY, 'purchases'];
 export default function ErpPurchasePage() {
   const { t } = useTranslation();
   const mayEdit = useCan()('inventory.edit');
-  const qc = useQueryClient();
   const [editing, setEditing] = useState<{ row: Purchase | null } | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
-  // The drawer shows the order as the list has it now (batches and invoices change it).
-  const lists = qc.getQueriesData<Paged<Purchase>>({ queryKey: KEY });
-  const open = openId === null ? null : (lists.flatMap(([, d]) => d?.Items ?? []).find((o) => o.Id === openId) ?? null);
   const row = editing?.row;
   return (
     <ListPage<Purchase, { Keyword?: string; Audit?: number }>
@@ -64,7 +59,6 @@ export default function ErpPurchasePage() {
           invalidate: [ERP_KEY],
         },
       ]}
-      scrollX={1300}
       columns={[
         { key: 'OrderNo', title: t('erp:purchase.orderNo'), dataIndex: 'OrderNo', width: 130, onCell: userDataCell },
         { key: 'PoNo', title: t('erp:purchase.poNo'), dataIndex: 'PoNo', width: 130, onCell: userDataCell },
@@ -96,7 +90,7 @@ export default function ErpPurchasePage() {
           { name: 'Amount', label: t('erp:purchase.amount'), required: true, input: <Input style={{ width: 180 }} data-testid="purchase-amount" /> },
         ]}
       />
-      <PurchaseDrawer order={open} mayEdit={mayEdit} onClose={() => setOpenId(null)} />
+      <PurchaseDrawer orderId={openId} mayEdit={mayEdit} onClose={() => setOpenId(null)} />
     </ListPage>
   );
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { App, Button, DatePicker, Descriptions, Drawer, Input, InputNumber, Space, Table, Tag, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { erp } from '@wt/contract';
 import type { z } from 'zod';
@@ -31,8 +32,15 @@ interface InvoiceForm {
   Number?: string;
 }
 
-export function PurchaseDrawer({ order, onClose, mayEdit }: { order: Purchase | null; onClose: () => void; mayEdit: boolean }) {
+export function PurchaseDrawer({ orderId, onClose, mayEdit }: { orderId: number | null; onClose: () => void; mayEdit: boolean }) {
   const { t } = useTranslation();
+  // The order as the server has it now: a batch or an invoice saved asks it again (under ERP_KEY).
+  const q = useQuery({
+    queryKey: [...ERP_KEY, 'purchases', 'one', orderId],
+    queryFn: async () => (await call('/Erp/PurchaseList', { PageNo: 1, PageCount: 1, Id: orderId! })).Items[0] ?? null,
+    enabled: orderId !== null,
+  });
+  const order = orderId === null ? null : (q.data ?? null);
   const { modal } = App.useApp();
   const [adding, setAdding] = useState<'batch' | 'invoice' | null>(null);
   const open = adding !== null;
@@ -52,7 +60,7 @@ export function PurchaseDrawer({ order, onClose, mayEdit }: { order: Purchase | 
   };
 
   return (
-    <Drawer open={order !== null} onClose={onClose} size={760} title={order ? `${order.OrderNo} · ${order.PoNo}` : ''} destroyOnHidden data-testid="purchase-drawer">
+    <Drawer open={orderId !== null} onClose={onClose} size={760} title={order ? `${order.OrderNo} · ${order.PoNo}` : ''} destroyOnHidden data-testid="purchase-drawer">
       {order ? (
         <Space orientation="vertical" size="large" style={{ width: '100%' }}>
           <Descriptions size="small" column={2} bordered>
