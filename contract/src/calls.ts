@@ -275,6 +275,8 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Erp/SaleSave', area: 'inventory', permission: 'admin', note: 'create or update a sales record with its devices' },
   { path: '/Erp/SaleDiscard', area: 'inventory', permission: 'admin', note: 'discard (obsolete) a sales record' },
   { path: '/Erp/SaleShip', area: 'inventory', permission: 'admin', note: 'ship a sales record: shipping info and outbound order' },
+  { path: '/Erp/Report', area: 'inventory', permission: 'admin', note: 'stock per model, version and store; purchasing and sales per month; receivables per customer' },
+  { path: '/Erp/ReportExport', area: 'inventory', permission: 'admin', note: 'a report as a spreadsheet' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -271,6 +271,8 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Erp/SaleSave': 'inventory.edit',
   '/Erp/SaleDiscard': 'inventory.edit',
   '/Erp/SaleShip': 'inventory.edit',
+  '/Erp/Report': 'read',
+  '/Erp/ReportExport': 'read',
   // App versions.
   '/APPInfo/CheckAppVersion': 'read',
   '/APPInfo/UpdateAppVersionByID': 'app.edit',

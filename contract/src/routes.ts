@@ -195,6 +195,7 @@ export const PROTECTED_ROUTES: RouteDef[] = [
       { path: 'productRecords', view: 'ErpProductRecords', meta: { title: 'erpProductRecords', icon: 'UnorderedListOutlined', roles: ADMIN } },
       { path: 'purchase', view: 'ErpPurchase', meta: { title: 'erpPurchase', icon: 'ProfileOutlined', roles: ADMIN } },
       { path: 'sales', view: 'ErpSales', meta: { title: 'erpSales', icon: 'ShoppingCartOutlined', roles: ADMIN } },
+      { path: 'reports', view: 'ErpReports', meta: { title: 'erpReports', icon: 'DashboardOutlined', roles: ADMIN } },
     ],
   },
 ];

@@ -6,6 +6,7 @@
 // money exact in cents; administrators only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { rows } from '../src/lib/sql.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
@@ -124,6 +125,34 @@ describe.each(databases())('ERP on %s', (kind) => {
     expect((await call('SaleDiscard', { Id: s.body.Id })).body.Message).toBe('erp.saleDiscarded');
     expect((await call('ProductList', { Keyword: 'S1' })).body.Items[0].Stock).toBe(5);
     expect((await call('SaleList', { Discarded: 1 })).body.Items.map((x: { SalesNo: string }) => x.SalesNo)).toEqual(['SO-1']);
+  });
+
+  it('reports stock per model, version and store, purchasing and sales per month, receivables; as spreadsheets too', async () => {
+    const stock = (await p.call('/Erp/Report', { Report: 'stock' }, admin)).body.Stock;
+    // The demo stock: Y6 in Shenzhen and K9 in Shanghai, version V2.1.0.
+    expect(stock).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ ModelName: 'Y6', VersionName: 'V2.1.0', StoreName: '深圳', InStock: 40, Sold: 0 }),
+        expect.objectContaining({ ModelName: 'K9', StoreName: '上海', InStock: 25 }),
+      ]),
+    );
+    const monthly = (await p.call('/Erp/Report', { Report: 'monthly', Year: 2026 }, admin)).body.Monthly;
+    expect(monthly).toHaveLength(12);
+    expect(monthly.find((m: { Month: string }) => m.Month === '2026-11')).toMatchObject({ PurchaseQuantity: 20, PurchasePaid: '0.70', SalesQuantity: 3, SalesReceivable: '599.70', SalesActual: '500.00' });
+    const rec = (await p.call('/Erp/Report', { Report: 'receivables' }, admin)).body.Receivables;
+    expect(rec).toEqual([{ Customer: 'Clinic Ltd', Records: 1, Sold: '599.70', Paid: '500.00', Outstanding: '99.70' }]);
+    expect((await p.call('/Erp/Report', { Report: 'nope' }, admin)).body.Fields[0]).toMatchObject({ Field: 'Report', Message: 'erp.reportInvalid' });
+    const res = await fetch(`${p.url}/api/Erp/ReportExport`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, 'accept-language': 'en' },
+      body: JSON.stringify({ Report: 'receivables' }),
+    });
+    expect(res.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+    const ws = wb.worksheets[0]!;
+    expect(ws.getRow(1).values).toEqual([undefined, 'Customer', 'Records', 'Sold', 'Paid', 'Outstanding']);
+    expect(ws.getRow(2).values).toEqual([undefined, 'Clinic Ltd', 1, '599.70', '500.00', '99.70']);
   });
 
   it('is for administrators only', async () => {

@@ -213,7 +213,7 @@ export const erpSaleShip = z.object({
   if (!b.Address) ctx.addIssue({ code: 'custom', path: ['Address'], message: 'erp.addressRequired' });
 });
 
-export const erpSchemas = {
+export const erpSchemas_ = {
   '/Erp/MaterialList': { request: list, response: pageOf(materialSchema) },
   '/Erp/MaterialSave': { request: materialSave, response: okId },
   '/Erp/MaterialDelete': { request: byId, response: okNothing },
@@ -235,3 +235,37 @@ export const erpSchemas = {
   '/Erp/SaleDiscard': { request: byId, response: okNothing },
   '/Erp/SaleShip': { request: erpSaleShip, response: ok({ OutboundNo: z.string() }) },
 } as const;
+
+// ---- reports --------------------------------------------------------------------------------------
+
+/** Stock items in stock per model, version and store. */
+export const stockReportRow = z.object({ ModelId: z.number(), ModelName: z.string(), VersionName: z.string(), StoreName: z.string(), InStock: z.number(), Sold: z.number() });
+/** Per month (YYYY-MM): purchasing (batches' quantity and payments) and sales (records' quantity, receivable, actual; inventory devices sold). */
+export const monthlyReportRow = z.object({
+  Month: z.string(),
+  PurchaseQuantity: z.number(),
+  PurchasePaid: z.string(),
+  SalesQuantity: z.number(),
+  SalesReceivable: z.string(),
+  SalesActual: z.string(),
+  DevicesSold: z.number(),
+});
+/** Per customer company: sold (receivable), paid (actual) and outstanding, of the records not discarded. */
+export const receivableReportRow = z.object({ Customer: z.string(), Records: z.number(), Sold: z.string(), Paid: z.string(), Outstanding: z.string() });
+export const REPORTS = ['stock', 'monthly', 'receivables'] as const;
+export const reportRequest = z.object({
+  Report: z.enum(REPORTS, { error: 'erp.reportInvalid' }),
+  /** Monthly report: the year (default: this year). */
+  Year: z.preprocess((v) => (v === '' || v === null ? undefined : v), int(2000, 2100).optional()),
+});
+export const reportResponse = ok({
+  Stock: z.array(stockReportRow).optional(),
+  Monthly: z.array(monthlyReportRow).optional(),
+  Receivables: z.array(receivableReportRow).optional(),
+});
+export const reportSchemas = {
+  '/Erp/Report': { request: reportRequest, response: reportResponse },
+  '/Erp/ReportExport': { request: reportRequest, response: z.unknown().describe('the .xlsx file') },
+} as const;
+
+export const erpSchemas = { ...erpSchemas_, ...reportSchemas } as const;

@@ -52,4 +52,5 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   ErpProductRecords: () => import('../pages/erp/ErpProductRecordsPage'),
   ErpPurchase: () => import('../pages/erp/ErpPurchasePage'),
   ErpSales: () => import('../pages/erp/ErpSalesPage'),
+  ErpReports: () => import('../pages/erp/ErpReportsPage'),
 };

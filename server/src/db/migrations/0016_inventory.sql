@@ -207,7 +207,8 @@ CREATE TABLE "erp_stock_records" (
 CREATE UNIQUE INDEX "inv_batches_no_uq" ON "inv_batches" USING btree ("batch_no");--> statement-breakpoint
 CREATE INDEX "inv_batches_account_idx" ON "inv_batches" USING btree ("account_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "inv_items_imei_uq" ON "inv_items" USING btree ("imei");--> statement-breakpoint
-CREATE INDEX "inv_items_model_store_idx" ON "inv_items" USING btree ("account_id","model_id","store_id","state","id");--> statement-breakpoint
+CREATE INDEX "inv_items_model_store_idx" ON "inv_items" USING btree ("model_id","store_id","state","id");--> statement-breakpoint
+CREATE INDEX "inv_items_account_idx" ON "inv_items" USING btree ("account_id","id");--> statement-breakpoint
 CREATE INDEX "inv_items_batch_idx" ON "inv_items" USING btree ("batch_id");--> statement-breakpoint
 CREATE INDEX "inv_items_sale_idx" ON "inv_items" USING btree ("sale_id");--> statement-breakpoint
 CREATE INDEX "inv_items_store_idx" ON "inv_items" USING btree ("store_id");--> statement-breakpoint

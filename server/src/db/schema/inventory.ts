@@ -115,8 +115,10 @@ export const invItems = pgTable(
   },
   (t) => [
     uniqueIndex('inv_items_imei_uq').on(t.imei),
-    // The stock list filters by model and store (and state), newest first.
-    index('inv_items_model_store_idx').on(t.accountId, t.modelId, t.storeId, t.state, t.id),
+    // The stock list filters by model and store (and state), newest first: read in index order and
+    // stopped at the page (a model belongs to one account, so the scope filters nothing out here).
+    index('inv_items_model_store_idx').on(t.modelId, t.storeId, t.state, t.id),
+    index('inv_items_account_idx').on(t.accountId, t.id),
     index('inv_items_batch_idx').on(t.batchId),
     index('inv_items_sale_idx').on(t.saleId),
     // "In use" of the dictionaries.

@@ -1,6 +1,7 @@
 // ERP calls (administrators only): materials, products, their stock records, purchasing, invoices, sales records.
 import { defineCall } from '../../calls.js';
 import * as s from './service.js';
+import { report, reportExport } from './reports.js';
 
 export const erpCalls = [
   defineCall('/Erp/MaterialList', s.listMaterials),
@@ -23,4 +24,6 @@ export const erpCalls = [
   defineCall('/Erp/SaleSave', s.saveSale),
   defineCall('/Erp/SaleDiscard', (ctx, b) => s.discardSale(ctx, b.Id)),
   defineCall('/Erp/SaleShip', s.shipSale),
+  defineCall('/Erp/Report', report),
+  defineCall('/Erp/ReportExport', reportExport),
 ];

@@ -7,7 +7,7 @@ const { ITEM_STATES } = schemas;
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
-import { accounts, invBatches, invItems, invModels, invOwners, invSales, invStores, invVersions } from '../../db/schema/index.js';
+import { accounts, invBatches, invItems, invModels, invOwners, invSales, invStores, invVersions, stockBalances } from '../../db/schema/index.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
 import { contains, rows } from '../../lib/sql.js';
@@ -238,6 +238,28 @@ export async function deleteBatch(ctx: AuthedContext, id: number) {
   return { State: State.OK } as const;
 }
 
+/**
+ * How many items match. Items in stock of a model (and store) are the ledger's balance, exact and
+ * read from one row per store; any other search counts the items.
+ */
+async function countItems(db: Db, ctx: AuthedContext, q: Req<'itemListRequest'>, where: SQL): Promise<number> {
+  const onlyStock =
+    q.State === ITEM_STATES.inStock &&
+    q.ModelId !== undefined &&
+    [q.VersionId, q.OwnerId, q.BatchId, q.SaleId, q.Imei, q.ImeiFrom, q.ImeiTo].every((v) => v === undefined || v === '') &&
+    !q.Imeis?.length;
+  if (onlyStock) {
+    const [b] = await rows<{ n: number }>(
+      db,
+      sql`SELECT coalesce(sum(quantity), 0)::int AS n FROM stock_balances
+          WHERE kind = 'item' AND item_id = ${q.ModelId} ${q.StoreId ? sql`AND store_id = ${q.StoreId}` : sql``} AND ${ownedBySubtree(stockBalances.accountId, ctx.user)}`,
+    );
+    return Number(b?.n ?? 0);
+  }
+  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(invItems).where(where);
+  return Number(c?.n ?? 0);
+}
+
 export async function listItems(ctx: AuthedContext, q: Req<'itemListRequest'>) {
   const { db } = ctx.deps.database;
   const conds: (SQL | undefined)[] = [
@@ -255,7 +277,7 @@ export async function listItems(ctx: AuthedContext, q: Req<'itemListRequest'>) {
     q.Imeis?.length ? inArray(invItems.imei, q.Imeis) : undefined,
   ];
   const where = and(...conds);
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(invItems).where(where);
+  const total = await countItems(db, ctx, q, where!);
   const list = await db
     .select({
       i: invItems,
@@ -282,7 +304,7 @@ export async function listItems(ctx: AuthedContext, q: Req<'itemListRequest'>) {
     .offset((q.PageNo - 1) * q.PageCount);
   return {
     State: State.OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: list.map((r) => ({
       Id: r.i.id,
       Imei: r.i.imei,
