@@ -2,7 +2,7 @@
 // and then in English: a purchase order recorded with two batches (the second repeats the first's
 // unit price and quantity: the console asks, the user confirms), approved, and invoiced; a product
 // stocked in and a sales record of it shipped with its shipping info and outbound order. Each ERP
-// page is opened directly by its URL; screenshots in both languages land in e2e/screenshots/.
+// page is opened directly by its URL, the reports too (a chart, the receivables of the sale); screenshots in both languages land in e2e/screenshots/.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
 import { callApi, login, switchLanguage } from './console.js';
 
+const messages = (lang: string) => JSON.parse(readFileSync(path.join(root, 'contract/src/messages', `${lang}.json`), 'utf8')) as { erp: { reportNames: Record<string, string> } };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- locale files are read as loose trees
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'erp.json'), 'utf8')) as Record<string, any>;
 const LANGS = [
@@ -62,7 +63,7 @@ describe.sequential('ERP in the browser', () => {
   for (const l of LANGS) {
     it(`records a purchase with two batches, audits and invoices it, ships a sale (${l.lang})`, async () => {
       if (l.lang === 'en') await switchLanguage(page, 'zh-CN', 'en');
-      const tx = texts(l.lang);
+      const tx = { ...texts(l.lang), reportsTab: messages(l.lang).erp.reportNames.receivables };
       const orderNo = `PO-${l.tag}`;
 
       await page.goto(`${server.url}/erp/purchase`);
@@ -136,6 +137,13 @@ describe.sequential('ERP in the browser', () => {
         await page.locator(`[data-testid="${id}"] .ant-table`).waitFor({ timeout: 30_000 });
       }
       await screenshot(page, `erp-product-records-${l.lang}`);
+      // Reports: the receivables of the shipped sale, and the stock chart drawn.
+      await page.goto(`${server.url}/erp/reports`);
+      await page.locator('[data-testid="report-stock"] .ant-table-row').first().waitFor({ timeout: 30_000 });
+      await page.locator('canvas').first().waitFor();
+      await screenshot(page, `erp-reports-${l.lang}`);
+      await page.getByRole('tab', { name: tx.reportsTab }).click();
+      await page.locator('[data-testid="report-receivables"] .ant-table-row', { hasText: 'Clinic Ltd' }).waitFor();
       expect(errors).toEqual([]);
     }, 180_000);
   }
