@@ -13,7 +13,7 @@ import { ownedBySubtree } from '../../lib/scope.js';
 import { contains, rows } from '../../lib/sql.js';
 import { readSheetRows } from '../device/excel.js';
 import { checkRefs, storeName } from './dictionaries.js';
-import { applyMoves } from './ledger.js';
+import { applyMoves, groupMoves } from './ledger.js';
 
 type Req<K extends keyof typeof schemas> = (typeof schemas)[K] extends z.ZodType ? z.output<(typeof schemas)[K]> : never;
 type RowFailure = { Row: number; Imei: string; Message: string; Params?: Record<string, unknown> };
@@ -167,18 +167,9 @@ async function batchInScope(db: Db, ctx: AuthedContext, id: number) {
 
 /** Moves in-stock items to another store: out of each (model, old store), into (model, new store). */
 async function moveStore(tx: Db, accountId: number, items: { modelId: number; storeId: number }[], to: number, docType: string, docId: number) {
-  const out = new Map<string, { modelId: number; storeId: number; n: number }>();
-  for (const it of items) {
-    if (it.storeId === to) continue;
-    const k = `${it.modelId}:${it.storeId}`;
-    const e = out.get(k) ?? { ...it, n: 0 };
-    e.n++;
-    out.set(k, e);
-  }
-  await applyMoves(tx, [
-    ...[...out.values()].map((e) => ({ accountId, kind: 'item' as const, itemId: e.modelId, storeId: e.storeId, docType, docId, quantity: -e.n })),
-    ...[...out.values()].map((e) => ({ accountId, kind: 'item' as const, itemId: e.modelId, storeId: to, docType, docId, quantity: e.n })),
-  ]);
+  const moving = items.filter((it) => it.storeId !== to);
+  const base = { accountId, kind: 'item' as const, docType, docId };
+  await applyMoves(tx, [...groupMoves(base, moving, -1), ...groupMoves(base, moving.map((it) => ({ ...it, storeId: to })), 1)]);
 }
 
 export async function updateBatch(ctx: AuthedContext, b: Req<'batchUpdateRequest'>) {
@@ -223,15 +214,8 @@ export async function deleteBatch(ctx: AuthedContext, id: number) {
     const items = await rows<{ model_id: number; store_id: number; state: number }>(t, sql`SELECT model_id, store_id, state FROM inv_items WHERE batch_id = ${batch.id} FOR UPDATE`);
     const sold = items.filter((i) => i.state === ITEM_STATES.sold).length;
     if (sold) throw new AppError(State.CONFLICT, 'inventory.batchHasSold', { count: sold });
-    const inStock = items.filter((i) => i.state === ITEM_STATES.inStock);
-    const by = new Map<string, { modelId: number; storeId: number; n: number }>();
-    for (const i of inStock) {
-      const k = `${i.model_id}:${i.store_id}`;
-      const e = by.get(k) ?? { modelId: i.model_id, storeId: i.store_id, n: 0 };
-      e.n++;
-      by.set(k, e);
-    }
-    await applyMoves(t, [...by.values()].map((e) => ({ accountId: batch.accountId, kind: 'item' as const, itemId: e.modelId, storeId: e.storeId, docType: 'batch_delete', docId: batch.id, quantity: -e.n })));
+    const inStock = items.filter((i) => i.state === ITEM_STATES.inStock).map((i) => ({ modelId: i.model_id, storeId: i.store_id }));
+    await applyMoves(t, groupMoves({ accountId: batch.accountId, kind: 'item', docType: 'batch_delete', docId: batch.id }, inStock, -1));
     await tx.delete(invItems).where(eq(invItems.batchId, batch.id));
     await tx.delete(invBatches).where(eq(invBatches.id, batch.id));
   });

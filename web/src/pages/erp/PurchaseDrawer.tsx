@@ -7,6 +7,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { erp } from '@wt/contract';
 import type { z } from 'zod';
 import { ApiError, call } from '../../api/client';
@@ -30,6 +31,21 @@ interface InvoiceForm {
   Company?: string;
   Amount?: string;
   Number?: string;
+}
+
+/** The delete action column of the drawer's tables. */
+function deleteColumn<R>(t: TFunction, visible: boolean, name: (r: R) => string, remove: (r: R) => Promise<unknown>) {
+  return {
+    key: 'actions',
+    width: 90,
+    render: (_: unknown, r: R) => (
+      <RowActions
+        actions={[
+          { key: 'delete', label: t('erp:delete'), icon: <DeleteOutlined />, danger: true, visible, confirm: t('erp:confirmDelete', { name: name(r) }), run: () => remove(r), invalidate: [ERP_KEY] },
+        ]}
+      />
+    ),
+  };
 }
 
 export function PurchaseDrawer({ orderId, onClose, mayEdit }: { orderId: number | null; onClose: () => void; mayEdit: boolean }) {
@@ -93,26 +109,7 @@ export function PurchaseDrawer({ orderId, onClose, mayEdit }: { orderId: number 
                 { key: 'Quantity', title: t('erp:quantity'), dataIndex: 'Quantity' },
                 { key: 'UnitPrice', title: t('erp:purchase.unitPrice'), dataIndex: 'UnitPrice' },
                 { key: 'AmountPaid', title: t('erp:purchase.amountPaid'), dataIndex: 'AmountPaid' },
-                {
-                  key: 'actions',
-                  width: 90,
-                  render: (_, b) => (
-                    <RowActions
-                      actions={[
-                        {
-                          key: 'delete',
-                          label: t('erp:delete'),
-                          icon: <DeleteOutlined />,
-                          danger: true,
-                          visible: mayEdit && unaudited,
-                          confirm: t('erp:confirmDelete', { name: b.BatchDate }),
-                          run: () => call('/Erp/PurchaseBatchDelete', { Id: b.Id }),
-                          invalidate: [ERP_KEY],
-                        },
-                      ]}
-                    />
-                  ),
-                },
+                deleteColumn<{ Id: number; BatchDate: string }>(t, mayEdit && unaudited, (b) => b.BatchDate, (b) => call('/Erp/PurchaseBatchDelete', { Id: b.Id })),
               ]}
             />
           </div>
@@ -136,26 +133,7 @@ export function PurchaseDrawer({ orderId, onClose, mayEdit }: { orderId: number 
                 { key: 'InvoiceDate', title: t('erp:purchase.invoiceDate'), dataIndex: 'InvoiceDate' },
                 { key: 'Amount', title: t('erp:purchase.invoiceAmount'), dataIndex: 'Amount' },
                 { key: 'Number', title: t('erp:purchase.invoiceNo'), dataIndex: 'Number' },
-                {
-                  key: 'actions',
-                  width: 90,
-                  render: (_, i) => (
-                    <RowActions
-                      actions={[
-                        {
-                          key: 'delete',
-                          label: t('erp:delete'),
-                          icon: <DeleteOutlined />,
-                          danger: true,
-                          visible: mayEdit,
-                          confirm: t('erp:confirmDelete', { name: i.Number }),
-                          run: () => call('/Erp/InvoiceDelete', { Id: i.Id }),
-                          invalidate: [ERP_KEY],
-                        },
-                      ]}
-                    />
-                  ),
-                },
+                deleteColumn<{ Id: number; Number: string }>(t, mayEdit, (i) => i.Number, (i) => call('/Erp/InvoiceDelete', { Id: i.Id })),
               ]}
             />
           </div>

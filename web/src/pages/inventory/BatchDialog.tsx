@@ -2,13 +2,12 @@
 // or in an .xlsx workbook. "Check only" reports what would be refused without storing; after a
 // stock-in the refused rows are listed with their reasons (the others are in stock).
 import { useState } from 'react';
-import { Alert, App, Button, DatePicker, Form, Input, Modal, Segmented, Select, Space, Typography, Upload } from 'antd';
-import { InboxOutlined } from '@ant-design/icons';
+import { Alert, App, Button, DatePicker, Form, Input, Modal, Segmented, Select, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { readAsBase64 } from '../../components/ImportDialog';
+import { XlsxPicker, readAsBase64 } from '../../components/ImportDialog';
 import { errorText } from '../../i18n/errors';
 import { putIssues, serverIssues, invalidateAll } from '../../patterns';
 import { INVENTORY_KEY, RefusedTable, splitList, useDictOptions, type RefusedRow } from './shared';
@@ -161,22 +160,7 @@ export function BatchDialog({ open, onClose }: { open: boolean; onClose: () => v
         ) : (
           <>
             <Typography.Paragraph type="secondary">{t('inventory:batchPage.excelHint')}</Typography.Paragraph>
-            <Upload.Dragger
-              accept=".xlsx"
-              maxCount={1}
-              beforeUpload={(f) => {
-                setFile(f);
-                return false;
-              }}
-              onRemove={() => setFile(null)}
-              fileList={file ? [{ uid: '1', name: file.name, status: 'done' }] : []}
-              data-testid="batch-file"
-            >
-              <p className="ant-upload-drag-icon">
-                <InboxOutlined />
-              </p>
-              <p className="ant-upload-text">{t('inventory:batchPage.pick')}</p>
-            </Upload.Dragger>
+            <XlsxPicker file={file} onChange={setFile} text={t('inventory:batchPage.pick')} />
           </>
         )}
         <Form.Item name="Remark" label={t('inventory:remark')} style={{ marginTop: 12 }}>

@@ -2,16 +2,15 @@
 // An entry in use cannot be deleted: the server says so, and the list shows which are in use.
 import { useState } from 'react';
 import { Input, Select, Tag } from 'antd';
-import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ColumnsType } from 'antd/es/table';
 import { inventory } from '@wt/contract';
 import { call } from '../../api/client';
 import { userDataCell } from '../../i18n/texts';
-import { FormDialog, ListPage, addAction, type FieldSpec, type RowAction } from '../../patterns';
+import { FormDialog, ListPage, addAction, type FieldSpec } from '../../patterns';
 import { useCan } from '../../access/can';
-import { INVENTORY_KEY, type DictKind } from './shared';
+import { INVENTORY_KEY, editDeleteActions, type DictKind } from './shared';
 
 interface DictRow {
   Id: number;
@@ -87,20 +86,7 @@ export function DictionaryTab({ kind }: { kind: DictKind }) {
       fetch={(q) => anyCall(c.list, q)}
       toolbar={[addAction(t(`inventory:add.${kind}`), () => setEditing({ row: null }), { visible: mayEdit })]}
       actionsColumn={{ title: t('inventory:actions'), width: 150 }}
-      rowActions={(r): RowAction[] => [
-        { key: 'edit', label: t('inventory:edit'), icon: <EditOutlined />, visible: mayEdit, onClick: () => setEditing({ row: r }) },
-        {
-          key: 'delete',
-          label: t('inventory:delete'),
-          icon: <DeleteOutlined />,
-          danger: true,
-          visible: mayEdit,
-          confirm: t('inventory:confirmDelete', { name: r.Name }),
-          run: () => anyCall(c.remove, { Id: r.Id }),
-          success: t('inventory:deleted'),
-          invalidate: [INVENTORY_KEY],
-        },
-      ]}
+      rowActions={(r) => editDeleteActions(t, { name: r.Name, mayEdit, onEdit: () => setEditing({ row: r }), remove: () => anyCall(c.remove, { Id: r.Id }) })}
       columns={columns}
     >
       <FormDialog<Record<string, unknown>>

@@ -3,16 +3,15 @@
 // moves the items still in stock) and delete (while none of it was sold).
 import { useState } from 'react';
 import { DatePicker, Input, Select } from 'antd';
-import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { inventory, type InventoryBatchRow } from './types';
 import { call } from '../../api/client';
-import { FormDialog, ListPage, addAction, type RowAction } from '../../patterns';
+import { FormDialog, ListPage, addAction } from '../../patterns';
 import { userDataCell } from '../../i18n/texts';
 import { useCan } from '../../access/can';
 import { BatchDialog } from './BatchDialog';
-import { INVENTORY_KEY, useDictOptions } from './shared';
+import { INVENTORY_KEY, editDeleteActions, useDictOptions } from './shared';
 
 export default function InventoryBatchPage() {
   const { t } = useTranslation();
@@ -36,20 +35,7 @@ export default function InventoryBatchPage() {
       fetch={(q) => call('/Inventory/InventoryBatchList', q)}
       toolbar={[addAction(t('inventory:batchPage.add'), () => setAdding(true), { visible: mayEdit, testId: 'batch-add' })]}
       actionsColumn={{ title: t('inventory:actions'), width: 150 }}
-      rowActions={(r): RowAction[] => [
-        { key: 'edit', label: t('inventory:edit'), icon: <EditOutlined />, visible: mayEdit, onClick: () => setEditing(r) },
-        {
-          key: 'delete',
-          label: t('inventory:delete'),
-          icon: <DeleteOutlined />,
-          danger: true,
-          visible: mayEdit,
-          confirm: t('inventory:confirmDelete', { name: r.BatchNo }),
-          run: () => call('/Inventory/DelById', { Id: r.Id }),
-          success: t('inventory:deleted'),
-          invalidate: [INVENTORY_KEY],
-        },
-      ]}
+      rowActions={(r) => editDeleteActions(t, { name: r.BatchNo, mayEdit, onEdit: () => setEditing(r), remove: () => call('/Inventory/DelById', { Id: r.Id }) })}
       columns={[
         { key: 'BatchNo', title: t('inventory:batchPage.batchNo'), dataIndex: 'BatchNo', width: 160 },
         { key: 'ModelName', title: t('inventory:model'), dataIndex: 'ModelName' },

@@ -3,16 +3,16 @@
 // dictionaries (models, versions, stores, owners) are kept in the tabs beside it.
 import { useState } from 'react';
 import { Button, Input, Select, Tabs, Tag } from 'antd';
-import { DeleteOutlined, EditOutlined, InboxOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { InboxOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { inventory, type InventoryItemRow } from './types';
 import { call } from '../../api/client';
-import { FormDialog, ListPage, addAction, type RowAction } from '../../patterns';
+import { FormDialog, ListPage, addAction } from '../../patterns';
 import { useCan } from '../../access/can';
 import { DictionaryTab } from './DictionaryTab';
 import { SaleDialog } from './SaleDialog';
-import { INVENTORY_KEY, splitList, useDictOptions } from './shared';
+import { INVENTORY_KEY, editDeleteActions, splitList, useDictOptions } from './shared';
 
 interface StockSearch {
   ModelId?: number;
@@ -73,20 +73,9 @@ function StockTab() {
         },
       ]}
       actionsColumn={{ title: t('inventory:actions'), width: 150 }}
-      rowActions={(r): RowAction[] => [
-        { key: 'edit', label: t('inventory:edit'), icon: <EditOutlined />, visible: mayEdit, onClick: () => setEditing({ row: r }) },
-        {
-          key: 'delete',
-          label: t('inventory:delete'),
-          icon: <DeleteOutlined />,
-          danger: true,
-          visible: mayEdit && r.State !== 2,
-          confirm: t('inventory:confirmDelete', { name: r.Imei }),
-          run: () => call('/Inventory/DevicesDelById', { Id: r.Id }),
-          success: t('inventory:deleted'),
-          invalidate: [INVENTORY_KEY],
-        },
-      ]}
+      rowActions={(r) =>
+        editDeleteActions(t, { name: r.Imei, mayEdit, mayDelete: mayEdit && r.State !== 2, onEdit: () => setEditing({ row: r }), remove: () => call('/Inventory/DevicesDelById', { Id: r.Id }) })
+      }
       scrollX={1500}
       columns={[
         { key: 'Imei', title: t('inventory:imei'), dataIndex: 'Imei', width: 170 },

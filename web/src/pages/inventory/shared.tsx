@@ -2,9 +2,12 @@
 // inventory list hangs under (a stock change shows everywhere), IMEI lists typed or pasted, and
 // the rows refused by a batch or a sale shown as a table.
 import { Table } from 'antd';
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import type { TFunction } from 'i18next';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
+import type { RowAction } from '../../patterns';
 
 export const INVENTORY_KEY = ['inventory'] as const;
 
@@ -57,4 +60,25 @@ export function RefusedTable({ rows, testId }: { rows: RefusedRow[]; testId?: st
       ]}
     />
   );
+}
+
+/** Edit and delete (after a confirmation naming the row) of an inventory row. */
+export function editDeleteActions(
+  t: TFunction,
+  o: { name: string; onEdit: () => void; remove: () => Promise<unknown>; mayEdit: boolean; mayDelete?: boolean },
+): RowAction[] {
+  return [
+    { key: 'edit', label: t('inventory:edit'), icon: <EditOutlined />, visible: o.mayEdit, onClick: o.onEdit },
+    {
+      key: 'delete',
+      label: t('inventory:delete'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      visible: o.mayDelete ?? o.mayEdit,
+      confirm: t('inventory:confirmDelete', { name: o.name }),
+      run: o.remove,
+      success: t('inventory:deleted'),
+      invalidate: [INVENTORY_KEY],
+    },
+  ];
 }
