@@ -43,6 +43,7 @@ function StockTab() {
           style={{ height: 260 }}
           notMerge
           option={{
+            animation: false,
             grid: { left: 48, right: 16, top: 24, bottom: 32 },
             tooltip: { trigger: 'axis' },
             xAxis: { type: 'category', data: [...byModel.keys()] },
@@ -77,6 +78,7 @@ function MonthlyTab({ year }: { year: number }) {
           style={{ height: 260 }}
           notMerge
           option={{
+            animation: false,
             grid: { left: 64, right: 16, top: 36, bottom: 32 },
             tooltip: { trigger: 'axis' },
             legend: { top: 0 },

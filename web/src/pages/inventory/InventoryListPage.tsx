@@ -57,14 +57,14 @@ function StockTab() {
         const list = splitList(ImeisText);
         return call('/Inventory/DevicesList', { ...q, ...(list.length ? { Imeis: list } : {}) });
       }}
-      toolbar={({ selectedKeys }) => [
+      toolbar={[
         addAction(t('inventory:item.add'), () => setEditing({ row: null }), { visible: mayEdit }),
         <Button key="batches" icon={<InboxOutlined />} onClick={() => void navigate('/inventory/batch')} data-testid="goto-batches">
           {t('inventory:item.batches')}
         </Button>,
         {
           key: 'sell',
-          label: t('inventory:item.sell', { count: selectedKeys.length }),
+          label: t('inventory:item.sell'),
           icon: <ShoppingCartOutlined />,
           batch: true,
           visible: mayEdit,
