@@ -141,7 +141,7 @@ describe.sequential('ERP in the browser', () => {
       await page.goto(`${server.url}/erp/reports`);
       await page.locator('[data-testid="report-stock"] .ant-table-row').first().waitFor({ timeout: 30_000 });
       await page.locator('canvas').first().waitFor();
-      await expect.poll(() => page.locator('.ant-spin-spinning').count()).toBe(0);
+      await expect.poll(() => page.locator('.ant-spin-spinning, .ant-spin-blur').count()).toBe(0);
       await screenshot(page, `erp-reports-${l.lang}`);
       await page.getByRole('tab', { name: tx.reportsTab }).click();
       await page.locator('[data-testid="report-receivables"] .ant-table-row', { hasText: 'Clinic Ltd' }).waitFor();
