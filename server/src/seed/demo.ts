@@ -19,7 +19,7 @@ import type { AccountRow } from '../lib/scope.js';
 import { seedDemoDevices } from './devices.js';
 import { seedDemoDevicesConsole } from '../modules/device/demo.js';
 import { seedIndoorDemo } from './indoor.js';
-import { seedInventoryDemo } from '../modules/inventory/demo.js';
+import { seedErpDemo, seedInventoryDemo } from '../modules/inventory/demo.js';
 
 export interface DemoAccounts {
   admin: AccountRow;
@@ -38,6 +38,7 @@ export const DEMO_STEPS: { name: string; run: DemoStep }[] = [
   { name: 'devices-console', run: seedDemoDevicesConsole },
   { name: 'indoor', run: seedIndoorDemo },
   { name: 'inventory', run: seedInventoryDemo },
+  { name: 'erp', run: seedErpDemo },
 ];
 
 export const DEMO_PASSWORD = 'admin123';

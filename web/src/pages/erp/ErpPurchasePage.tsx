@@ -62,7 +62,7 @@ export default function ErpPurchasePage() {
       columns={[
         { key: 'OrderNo', title: t('erp:purchase.orderNo'), dataIndex: 'OrderNo', width: 130, onCell: userDataCell },
         { key: 'PoNo', title: t('erp:purchase.poNo'), dataIndex: 'PoNo', width: 130, onCell: userDataCell },
-        { key: 'Content', title: t('erp:purchase.content'), dataIndex: 'Content', onCell: userDataCell },
+        { key: 'Content', title: t('erp:purchase.content'), dataIndex: 'Content', width: 200, onCell: userDataCell },
         { key: 'Purpose', title: t('erp:purchase.purpose'), width: 120, render: (_, r) => t(`erp:purchase.purposes.${r.Purpose}`) },
         { key: 'Amount', title: t('erp:purchase.amount'), dataIndex: 'Amount', width: 110, align: 'right' },
         { key: 'Paid', title: t('erp:purchase.paid'), dataIndex: 'Paid', width: 110, align: 'right' },
