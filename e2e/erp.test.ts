@@ -100,7 +100,7 @@ describe.sequential('ERP in the browser', () => {
       // Approved: unaudited to audited.
       await row('erp-purchases', orderNo).locator('[data-testid="purchase-audit"]').click();
       await page.locator('.ant-popconfirm .ant-btn-primary, .ant-popover .ant-btn-primary, .ant-modal-confirm .ant-btn-primary').first().click();
-      await row('erp-purchases', orderNo).getByText(tx.purchase.audits['2']).waitFor();
+      await row('erp-purchases', orderNo).getByText(tx.purchase.audits['2'], { exact: true }).waitFor();
       await noDialog();
       await screenshot(page, `erp-purchase-${l.lang}`);
 
@@ -126,7 +126,7 @@ describe.sequential('ERP in the browser', () => {
       await modal().locator('[data-testid="ship-phone"]').fill('13800000000');
       await modal().locator('[data-testid="ship-address"]').fill('Nanshan, Shenzhen');
       await ok();
-      await row('erp-sales', `SO-${l.tag}`).getByText(tx.sale.shipStates['3']).waitFor();
+      await row('erp-sales', `SO-${l.tag}`).getByText(tx.sale.shipStates['3'], { exact: true }).waitFor();
       await expect.poll(async () => (await callApi(page, server.url, '/Erp/ProductList', { Keyword: `Y6-${l.tag}` })).Items[0].Stock).toBe(6);
       await noDialog();
       await screenshot(page, `erp-sales-${l.lang}`);
