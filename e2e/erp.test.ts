@@ -63,7 +63,8 @@ describe.sequential('ERP in the browser', () => {
   for (const l of LANGS) {
     it(`records a purchase with two batches, audits and invoices it, ships a sale (${l.lang})`, async () => {
       if (l.lang === 'en') await switchLanguage(page, 'zh-CN', 'en');
-      const tx = { ...texts(l.lang), reportsTab: messages(l.lang).erp.reportNames.receivables };
+      const tx = texts(l.lang);
+      const reportsTab = messages(l.lang).erp.reportNames.receivables;
       const orderNo = `PO-${l.tag}`;
 
       await page.goto(`${server.url}/erp/purchase`);
@@ -143,7 +144,7 @@ describe.sequential('ERP in the browser', () => {
       await page.locator('canvas').first().waitFor();
       await expect.poll(() => page.locator('.ant-spin-spinning, .ant-spin-blur').count()).toBe(0);
       await screenshot(page, `erp-reports-${l.lang}`);
-      await page.getByRole('tab', { name: tx.reportsTab }).click();
+      await page.getByRole('tab', { name: reportsTab }).click();
       await page.locator('[data-testid="report-receivables"] .ant-table-row', { hasText: 'Clinic Ltd' }).waitFor();
       expect(errors).toEqual([]);
     }, 180_000);
