@@ -183,6 +183,21 @@ export const PROTECTED_ROUTES: RouteDef[] = [
       { path: 'setingfunction', view: 'SettingFunction', meta: { title: 'settingFunction', icon: 'ToolOutlined' } },
     ],
   },
+  {
+    path: '/erp',
+    redirect: '/erp/purchase',
+    alwaysShow: true,
+    meta: { title: 'erp', icon: 'ContainerOutlined', roles: ADMIN },
+    children: [
+      { path: 'materials', view: 'ErpMaterials', meta: { title: 'erpMaterials', icon: 'AppstoreOutlined', roles: ADMIN } },
+      { path: 'materialRecords', view: 'ErpMaterialRecords', meta: { title: 'erpMaterialRecords', icon: 'UnorderedListOutlined', roles: ADMIN } },
+      { path: 'products', view: 'ErpProducts', meta: { title: 'erpProducts', icon: 'TagsOutlined', roles: ADMIN } },
+      { path: 'productRecords', view: 'ErpProductRecords', meta: { title: 'erpProductRecords', icon: 'UnorderedListOutlined', roles: ADMIN } },
+      { path: 'purchase', view: 'ErpPurchase', meta: { title: 'erpPurchase', icon: 'ProfileOutlined', roles: ADMIN } },
+      { path: 'sales', view: 'ErpSales', meta: { title: 'erpSales', icon: 'ShoppingCartOutlined', roles: ADMIN } },
+      { path: 'reports', view: 'ErpReports', meta: { title: 'erpReports', icon: 'DashboardOutlined', roles: ADMIN } },
+    ],
+  },
 ];
 
 /** The console's public routes (SPEC §2). */

@@ -173,9 +173,9 @@ describe.each(databases())('accounts and authentication on %s', (kind) => {
   it('matches call paths case-insensitively and answers 501 for calls not built yet', async () => {
     const { token } = await p.login();
     expect((await p.call('/user/userinfo', {}, token)).body.State).toBe(200);
-    const r = await p.call('/Inventory/SalesDelById', {}, token);
+    const r = await p.call('/Bluetooth/removeBT', {}, token);
     expect(r.status).toBe(501);
-    expect(r.body).toMatchObject({ State: 501, Message: 'common.notImplemented', Params: { path: '/Inventory/SalesDelById' } });
+    expect(r.body).toMatchObject({ State: 501, Message: 'common.notImplemented', Params: { path: '/Bluetooth/removeBT' } });
   });
 
   it('serves the OpenAPI document generated from the schemas', async () => {

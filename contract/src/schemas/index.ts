@@ -25,6 +25,8 @@ import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
 import * as messaging from './messaging.js';
 import * as retention from './retention.js';
+import * as inventory from './inventory.js';
+import * as erp from './erp.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -123,6 +125,8 @@ const ALL_SCHEMAS = {
   ...messaging.ipSchemas,
   ...messaging.weatherSchemas,
   ...retention.retentionSchemas,
+  ...inventory.inventorySchemas,
+  ...erp.erpSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -142,6 +146,7 @@ export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['res
 
 export { user };
 export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, messaging };
+export { inventory, erp };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

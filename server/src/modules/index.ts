@@ -35,9 +35,11 @@ import { weatherCalls } from './message/weather.js';
 import { appCalls } from './app/routes.js';
 import { appPackageRoutes } from './app/packages.js';
 import { retentionCalls } from './retention/routes.js';
+import { inventoryCalls } from './inventory/routes.js';
+import { erpCalls } from './erp/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...smsCalls, ...messageCalls, ...appCalls, ...weatherCalls, ...retentionCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...smsCalls, ...messageCalls, ...appCalls, ...weatherCalls, ...retentionCalls, ...inventoryCalls, ...erpCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes, sceneFileRoutes, appPackageRoutes];

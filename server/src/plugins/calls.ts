@@ -44,6 +44,8 @@ const MB = 1024 * 1024;
 export const LARGE_BODY_LIMITS: Record<string, number> = {
   // The workbook, base64: at most 14 MB of it (device.importExcelRequest).
   '/device/batchdevicescreateuserbyexcel': 15 * MB,
+  // A stock-in batch: 100 000 pasted IMEI/ICCID rows, or a workbook of them (at most 14 MB base64).
+  '/inventory/batchinsert': 15 * MB,
   // A wearer's avatar as a data: URL: at most 3 MB of it (person profileFields).
   '/person/savepersonprofile': 4 * MB,
   '/person/batchupdateperson': 4 * MB,

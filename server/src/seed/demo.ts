@@ -19,6 +19,7 @@ import type { AccountRow } from '../lib/scope.js';
 import { seedDemoDevices } from './devices.js';
 import { seedDemoDevicesConsole } from '../modules/device/demo.js';
 import { seedIndoorDemo } from './indoor.js';
+import { seedErpDemo, seedInventoryDemo } from '../modules/inventory/demo.js';
 
 export interface DemoAccounts {
   admin: AccountRow;
@@ -36,6 +37,8 @@ export const DEMO_STEPS: { name: string; run: DemoStep }[] = [
   // After the devices: links them to models, gives them roles, groups, fences and wearers.
   { name: 'devices-console', run: seedDemoDevicesConsole },
   { name: 'indoor', run: seedIndoorDemo },
+  { name: 'inventory', run: seedInventoryDemo },
+  { name: 'erp', run: seedErpDemo },
 ];
 
 export const DEMO_PASSWORD = 'admin123';

@@ -46,4 +46,11 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   Platform: () => import('../pages/setting/PlatformPage'),
   UserLogs: () => import('../pages/setting/UserLogsPage'),
   SettingFunction: () => import('../pages/setting/SettingFunctionPage'),
+  ErpMaterials: () => import('../pages/erp/ErpMaterialsPage'),
+  ErpMaterialRecords: () => import('../pages/erp/ErpMaterialRecordsPage'),
+  ErpProducts: () => import('../pages/erp/ErpProductsPage'),
+  ErpProductRecords: () => import('../pages/erp/ErpProductRecordsPage'),
+  ErpPurchase: () => import('../pages/erp/ErpPurchasePage'),
+  ErpSales: () => import('../pages/erp/ErpSalesPage'),
+  ErpReports: () => import('../pages/erp/ErpReportsPage'),
 };

@@ -113,24 +113,31 @@ export function ImportDialog(props: {
             </Button>
             {props.hint ? <Typography.Text type="secondary">{props.hint}</Typography.Text> : null}
           </Space>
-          <Upload.Dragger
-            accept=".xlsx"
-            maxCount={1}
-            beforeUpload={(f) => {
-              setFile(f);
-              return false;
-            }}
-            onRemove={() => setFile(null)}
-            fileList={file ? [{ uid: '1', name: file.name, status: 'done' }] : []}
-          >
-            <p className="ant-upload-drag-icon">
-              <InboxOutlined />
-            </p>
-            <p className="ant-upload-text">{t('widgets:import.drop')}</p>
-          </Upload.Dragger>
+          <XlsxPicker file={file} onChange={setFile} text={t('widgets:import.drop')} />
         </Space>
       )}
     </Modal>
+  );
+}
+
+/** One .xlsx file picked by drop or click, kept in the browser until it is sent. */
+export function XlsxPicker({ file, onChange, text }: { file: File | null; onChange: (f: File | null) => void; text: ReactNode }) {
+  return (
+    <Upload.Dragger
+      accept=".xlsx"
+      maxCount={1}
+      beforeUpload={(f) => {
+        onChange(f);
+        return false;
+      }}
+      onRemove={() => onChange(null)}
+      fileList={file ? [{ uid: '1', name: file.name, status: 'done' }] : []}
+    >
+      <p className="ant-upload-drag-icon">
+        <InboxOutlined />
+      </p>
+      <p className="ant-upload-text">{text}</p>
+    </Upload.Dragger>
   );
 }
 

@@ -11,3 +11,5 @@ export * from './scene.js';
 export * from './indoor.js';
 export * from './messaging.js';
 export * from './retention.js';
+export * from './inventory.js';
+export * from './erp.js';

@@ -60,11 +60,11 @@ export async function closeSheetReader() {
 type SheetRows = { status: 'ok'; rows: { row: number; cells: string[] }[] } | { status: 'noSheet' } | { status: 'tooManyRows' };
 
 /** The non-empty rows of the first sheet, read off the event loop; refuses what cannot be read. */
-export async function readSheetRows(base64: string): Promise<{ row: number; cells: string[] }[]> {
+export async function readSheetRows(base64: string, maxRows = IMPORT_MAX_ROWS): Promise<{ row: number; cells: string[] }[]> {
   let r: SheetRows;
   try {
     r = (await sheetReader().run(
-      { base64, maxRows: IMPORT_MAX_ROWS, maxColumns: MAX_COLUMNS, maxCellLength: MAX_CELL_LENGTH },
+      { base64, maxRows, maxColumns: MAX_COLUMNS, maxCellLength: MAX_CELL_LENGTH },
       { signal: AbortSignal.timeout(READ_TIMEOUT_MS) },
     )) as SheetRows;
   } catch (err) {
@@ -74,7 +74,7 @@ export async function readSheetRows(base64: string): Promise<{ row: number; cell
     if (e.code === 'ERR_WORKER_OUT_OF_MEMORY' || e.name === 'AbortError' || e.name === 'TimeoutError') throw new AppError(State.BAD_REQUEST, 'device.importTooComplex');
     throw new AppError(State.BAD_REQUEST, 'device.importInvalidFile');
   }
-  if (r.status === 'tooManyRows') throw new AppError(State.BAD_REQUEST, 'device.importTooManyRows', { max: IMPORT_MAX_ROWS });
+  if (r.status === 'tooManyRows') throw new AppError(State.BAD_REQUEST, 'device.importTooManyRows', { max: maxRows });
   if (r.status === 'noSheet') throw new AppError(State.BAD_REQUEST, 'device.importInvalidFile');
   return r.rows;
 }

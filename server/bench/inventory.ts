@@ -1,0 +1,151 @@
+// The inventory at scale on PostgreSQL: a fresh database with the demo tenant, and 1 000 000 IMEIs
+// in stock (2 models x 4 stores, written with COPY, their balances and opening moves in the
+// ledger). Then, over HTTP in this process (so an upper bound of the server's time):
+//   - a stock-in batch of 100 000 pasted IMEI/ICCID rows (/Inventory/BatchInsert), and the same
+//     count as an .xlsx workbook (read in the worker thread),
+//   - the stock list filtered by model and store (/Inventory/DevicesList): p50/p95 over samples of
+//     random pages among the first 50,
+//   - one sale of 10 000 devices to a customer account (/Inventory/SalesInsert by quantity), which
+//     creates their unbound device rows in that account,
+// and the machine's COPY ceiling (position rows/s, as bench:ingest measures it), with the load.
+//
+//   npm run bench:inventory -- [--items 1000000] [--batch 100000] [--sale 10000] [--samples 200]
+//
+// BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): a database is created in it
+// and dropped afterwards.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { startPlatform } from '../src/platform.js';
+import { benchArgs, copyCeiling, copyLines, createPostgresDatabase, fmt, percentile } from './common.js';
+
+const args = benchArgs();
+const ITEMS = Number(args.get('items') ?? 1_000_000);
+const BATCH = Number(args.get('batch') ?? 100_000);
+const SALE = Number(args.get('sale') ?? 10_000);
+const SAMPLES = Number(args.get('samples') ?? 200);
+const imei = (prefix: string, i: number) => `${prefix}${String(i).padStart(15 - prefix.length, '0')}`;
+
+async function main() {
+  const db = await createPostgresDatabase('wt_bench_inv');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-bench-inv-'));
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', WATCH_PORT: '0', GT06_PORT: 'off', OSMAND_PORT: 'off', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DEMO: '1', SIMULATE: '0', DATABASE_URL: db.url });
+  const platform = await startPlatform(config);
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const post = async (p: string, body: unknown, token?: string) => {
+      const res = await fetch(`${platform.url}/api${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read as needed
+      return (await res.json()) as any;
+    };
+    const token = (await post('/User/Login', { LoginName: 'admin', Password: 'admin123' })).AccessToken as string;
+    const call = (p: string, body: unknown) => post(`/Inventory/${p}`, body, token);
+
+    // ---- 1 000 000 IMEIs in stock ----
+    const [admin] = (await client.query<{ id: number }>(`SELECT id FROM accounts WHERE login_name = 'admin'`)).rows;
+    const stores = (await call('StoreList', { PageCount: 10 })).Items.map((s: { Id: number }) => s.Id) as number[];
+    const models = [(await call('ModelInsert', { Name: 'BENCH-A' })).Id as number, (await call('ModelInsert', { Name: 'BENCH-B' })).Id as number];
+    const groups = models.flatMap((m) => stores.map((s) => ({ m, s })));
+    let s0 = performance.now();
+    await client.query('BEGIN');
+    await copyLines(
+      client,
+      'COPY inv_items (account_id, imei, iccid, model_id, store_id, state) FROM STDIN',
+      (function* () {
+        for (let i = 0; i < ITEMS; i++) {
+          const g = groups[i % groups.length]!;
+          yield `${admin!.id}\t${imei('35', i)}\t8986${String(i).padStart(16, '0')}\t${g.m}\t${g.s}\t1\n`;
+        }
+      })(),
+    );
+    await client.query(
+      `INSERT INTO stock_balances (account_id, kind, item_id, store_id, quantity)
+       SELECT account_id, 'item', model_id, store_id, count(*) FROM inv_items WHERE model_id = ANY($1::int[]) GROUP BY 1, 3, 4`,
+      [models],
+    );
+    await client.query(`INSERT INTO stock_moves (account_id, kind, item_id, store_id, doc_type, doc_id, quantity, balance)
+       SELECT account_id, kind, item_id, store_id, 'opening', 0, quantity, quantity FROM stock_balances WHERE item_id = ANY($1::int[]) AND kind = 'item'`, [models]);
+    await client.query('COMMIT');
+    // Statistics as a database in service has them (a fresh demo's few accounts are below
+    // autovacuum's analyze threshold, and without statistics the planner misjudges the scope).
+    await client.query('ANALYZE');
+    console.log(`stock: ${fmt(ITEMS)} IMEIs written with COPY in ${fmt((performance.now() - s0) / 1000, 1)} s (${models.length} models x ${stores.length} stores)`);
+
+    // ---- a batch of 100 000 pasted rows ----
+    const pasted = Array.from({ length: BATCH }, (_, i) => imei('36', i));
+    s0 = performance.now();
+    const b = await call('BatchInsert', { ModelId: models[0], StoreId: stores[0], StockInDate: '2026-11-26', Imeis: pasted, Iccids: pasted.map((x) => `8986${x}`) });
+    const pastedS = (performance.now() - s0) / 1000;
+    console.log(`batch of ${fmt(BATCH)} pasted IMEI/ICCID rows: ${fmt(pastedS, 2)} s (stored ${fmt(b.Succeeded)}, refused ${fmt(b.Failed?.length ?? -1)})`);
+
+    // ---- the same as a workbook ----
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('IMEI');
+    ws.addRow(['IMEI', 'ICCID']);
+    for (let i = 0; i < BATCH; i++) ws.addRow([imei('37', i), `8986${imei('37', i)}`]);
+    const content = Buffer.from(await wb.xlsx.writeBuffer()).toString('base64');
+    s0 = performance.now();
+    const x = await call('BatchInsert', { ModelId: models[1], StoreId: stores[1], StockInDate: '2026-11-26', Content: content });
+    const xlsxS = (performance.now() - s0) / 1000;
+    console.log(`batch of ${fmt(BATCH)} rows as a workbook (${fmt(content.length / 1024 / 1024, 1)} MB base64): ${fmt(xlsxS, 2)} s (stored ${fmt(x.Succeeded)}, refused ${fmt(x.Failed?.length ?? -1)})`);
+
+    // ---- the stock list filtered by model and store ----
+    const times: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const g = groups[i % groups.length]!;
+      const t0 = performance.now();
+      const r = await call('DevicesList', { ModelId: g.m, StoreId: g.s, State: 1, PageNo: 1 + (i % 50), PageCount: 20 });
+      times.push(performance.now() - t0);
+      if (r.State !== 200 || r.Items.length !== 20) throw new Error(`list failed: ${JSON.stringify(r).slice(0, 200)}`);
+    }
+    times.sort((a, b2) => a - b2);
+    console.log(`stock list by model and store (${fmt(SAMPLES)} samples, pages 1-50 of 20, with the total): p50 ${fmt(percentile(times, 50), 1)} ms, p95 ${fmt(percentile(times, 95), 1)} ms, max ${fmt(times[times.length - 1]!, 1)} ms`);
+
+    // The same round trip with (almost) no database work, for scale under the machine's load.
+    const base: number[] = [];
+    for (let i = 0; i < Math.min(SAMPLES, 100); i++) {
+      const t0 = performance.now();
+      await call('OwnerList', { PageCount: 5 });
+      base.push(performance.now() - t0);
+    }
+    base.sort((a, b2) => a - b2);
+    console.log(`baseline round trip (/Inventory/OwnerList, ${fmt(base.length)} samples): p50 ${fmt(percentile(base, 50), 1)} ms, p95 ${fmt(percentile(base, 95), 1)} ms`);
+    const plan = await client.query(
+      `EXPLAIN (ANALYZE, FORMAT JSON) SELECT i.id FROM inv_items i WHERE i.account_id IN (SELECT id FROM accounts WHERE path LIKE '/%') AND i.model_id = $1 AND i.store_id = $2 AND i.state = 1 ORDER BY i.id DESC LIMIT 20 OFFSET 980`,
+      [groups[1]!.m, groups[1]!.s],
+    );
+    const top = (plan.rows[0] as { 'QUERY PLAN': { 'Execution Time': number }[] })['QUERY PLAN'][0]!;
+    console.log(`the list's page query alone in PostgreSQL (page 50): ${fmt(top['Execution Time'], 2)} ms`);
+
+    // ---- one sale of 10 000 devices ----
+    const [agent] = (await client.query<{ id: number }>(`SELECT id FROM accounts WHERE login_name = 'agent01'`)).rows;
+    s0 = performance.now();
+    const sale = await call('SalesInsert', { CustomerId: agent!.id, ModelId: models[0], Quantity: SALE, ExpiresAt: '2027-11-26' });
+    const saleS = (performance.now() - s0) / 1000;
+    const [made] = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM devices WHERE account_id = $1 AND NOT bound AND imei LIKE '35%'`, [agent!.id])).rows;
+    console.log(`sale of ${fmt(SALE)} devices: ${fmt(saleS, 2)} s (${sale.State === 200 ? 'ok' : JSON.stringify(sale)}; ${fmt(made!.n)} unbound devices now in the customer's account)`);
+    const [bad] = (await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM stock_balances b WHERE kind = 'item' AND quantity <> (SELECT count(*) FROM inv_items i WHERE i.model_id = b.item_id AND i.store_id = b.store_id AND i.state = 1)`,
+    )).rows;
+    console.log(`ledger: ${bad!.n === 0 ? 'every balance equals its items in stock' : `${bad!.n} balances DIFFER from the items`}`);
+
+    console.log(`COPY ceiling: ${fmt(await copyCeiling(db.url, 300_000))} position rows/s (300,000 rows, one transaction)`);
+    console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min) on ${os.cpus().length} cores`);
+    if (bad!.n !== 0 || sale.State !== 200) process.exitCode = 1;
+  } finally {
+    await client.end();
+    await platform.close();
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

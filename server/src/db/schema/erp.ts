@@ -1,0 +1,141 @@
+// The ERP (SPEC §3 ERP): materials and products (their stock in the stock ledger, kinds 'material'
+// and 'product'), their inbound/outbound records, purchase orders with batches and invoices, and
+// sales records with their devices and shipment. Money is integer cents (bigint), never floating point.
+import { bigint, boolean, date, index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const created = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const cents = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);
+
+export const erpMaterials = pgTable(
+  'erp_materials',
+  { id: serial('id').primaryKey(), accountId: integer('account_id').notNull(), name: text('name').notNull(), supplier: text('supplier').notNull().default(''), remark: text('remark').notNull().default(''), createdAt: created() },
+  (t) => [uniqueIndex('erp_materials_name_uq').on(t.accountId, t.name)],
+);
+
+export const erpProducts = pgTable(
+  'erp_products',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    modelName: text('model_name').notNull(),
+    /** 1 black, 2 white, 3 yellow. */
+    colour: smallint('colour').notNull(),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('erp_products_model_uq').on(t.accountId, t.modelName)],
+);
+
+/** Inbound (positive) and outbound (negative) records of materials (kind 1) and products (kind 2). */
+export const erpStockRecords = pgTable(
+  'erp_stock_records',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    kind: smallint('kind').notNull(),
+    itemId: integer('item_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    balance: integer('balance').notNull(),
+    recordDate: date('record_date', { mode: 'string' }).notNull(),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [index('erp_stock_records_item_idx').on(t.accountId, t.kind, t.itemId, t.id)],
+);
+
+export const erpPurchases = pgTable(
+  'erp_purchases',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    orderNo: text('order_no').notNull(),
+    poNo: text('po_no').notNull(),
+    content: text('content').notNull(),
+    /** 1 production materials, 2 daily work, 3 outsourced products. */
+    purpose: smallint('purpose').notNull(),
+    amountCents: cents('amount_cents'),
+    /** 1 unaudited, 2 audited. */
+    audit: smallint('audit').notNull().default(1),
+    auditedAt: timestamp('audited_at', { withTimezone: true }),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('erp_purchases_order_uq').on(t.accountId, t.orderNo), uniqueIndex('erp_purchases_po_uq').on(t.accountId, t.poNo)],
+);
+
+export const erpPurchaseBatches = pgTable(
+  'erp_purchase_batches',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id').notNull(),
+    batchDate: date('batch_date', { mode: 'string' }).notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: cents('unit_price_cents'),
+    paidCents: cents('paid_cents'),
+    createdAt: created(),
+  },
+  (t) => [index('erp_purchase_batches_order_idx').on(t.orderId)],
+);
+
+export const erpInvoices = pgTable(
+  'erp_invoices',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    orderId: integer('order_id').notNull(),
+    company: text('company').notNull(),
+    invoiceDate: date('invoice_date', { mode: 'string' }).notNull(),
+    amountCents: cents('amount_cents'),
+    number: text('number').notNull(),
+    createdAt: created(),
+  },
+  (t) => [index('erp_invoices_order_idx').on(t.orderId), uniqueIndex('erp_invoices_number_uq').on(t.accountId, t.number)],
+);
+
+export const erpSales = pgTable(
+  'erp_sales',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    salesNo: text('sales_no').notNull(),
+    customerCompany: text('customer_company').notNull(),
+    productId: integer('product_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: cents('unit_price_cents'),
+    receivableCents: cents('receivable_cents'),
+    actualCents: cents('actual_cents'),
+    /** 1 WeChat, 2 Alipay. */
+    payMethod: smallint('pay_method').notNull(),
+    /** 1 unpaid, 2 paid, 3 advance. */
+    payType: smallint('pay_type').notNull(),
+    /** 1 to be invoiced, 2 not. */
+    invoicing: smallint('invoicing').notNull().default(2),
+    shipDate: date('ship_date', { mode: 'string' }),
+    salesperson: text('salesperson').notNull().default(''),
+    soldAt: timestamp('sold_at', { withTimezone: true }).notNull(),
+    version: text('version').notNull().default(''),
+    discarded: boolean('discarded').notNull().default(false),
+    /** 1 to ship, 2 unshipped, 3 shipped. */
+    shipState: smallint('ship_state').notNull().default(1),
+    trackingNo: text('tracking_no').notNull().default(''),
+    warehouseId: integer('warehouse_id'),
+    recipient: text('recipient').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    address: text('address').notNull().default(''),
+    outboundNo: text('outbound_no').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('erp_sales_no_uq').on(t.accountId, t.salesNo), index('erp_sales_account_idx').on(t.accountId, t.id)],
+);
+
+export const erpSaleDevices = pgTable(
+  'erp_sale_devices',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    saleId: integer('sale_id').notNull(),
+    imei: text('imei').notNull(),
+    iccid: text('iccid').notNull().default(''),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('erp_sale_devices_imei_uq').on(t.accountId, t.imei), index('erp_sale_devices_sale_idx').on(t.saleId)],
+);

@@ -1,0 +1,29 @@
+// ERP calls (administrators only): materials, products, their stock records, purchasing, invoices, sales records.
+import { defineCall } from '../../calls.js';
+import * as s from './service.js';
+import { report, reportExport } from './reports.js';
+
+export const erpCalls = [
+  defineCall('/Erp/MaterialList', s.listMaterials),
+  defineCall('/Erp/MaterialSave', s.saveMaterial),
+  defineCall('/Erp/MaterialDelete', (ctx, b) => s.deleteThing(ctx, s.materials, b.Id, 'erp.materialInUse')),
+  defineCall('/Erp/ProductList', s.listProducts),
+  defineCall('/Erp/ProductSave', s.saveProduct),
+  defineCall('/Erp/ProductDelete', (ctx, b) => s.deleteThing(ctx, s.products, b.Id, 'erp.productInUse')),
+  defineCall('/Erp/StockRecordList', s.listStockRecords),
+  defineCall('/Erp/StockRecordInsert', s.insertStockRecord),
+  defineCall('/Erp/PurchaseList', s.listPurchases),
+  defineCall('/Erp/PurchaseSave', s.savePurchase),
+  defineCall('/Erp/PurchaseDelete', (ctx, b) => s.deletePurchase(ctx, b.Id)),
+  defineCall('/Erp/PurchaseBatchSave', s.savePurchaseBatch),
+  defineCall('/Erp/PurchaseBatchDelete', (ctx, b) => s.deletePurchaseBatch(ctx, b.Id)),
+  defineCall('/Erp/PurchaseAudit', (ctx, b) => s.auditPurchase(ctx, b.Id)),
+  defineCall('/Erp/InvoiceSave', s.saveInvoice),
+  defineCall('/Erp/InvoiceDelete', (ctx, b) => s.deleteInvoice(ctx, b.Id)),
+  defineCall('/Erp/SaleList', s.listSales),
+  defineCall('/Erp/SaleSave', s.saveSale),
+  defineCall('/Erp/SaleDiscard', (ctx, b) => s.discardSale(ctx, b.Id)),
+  defineCall('/Erp/SaleShip', s.shipSale),
+  defineCall('/Erp/Report', report),
+  defineCall('/Erp/ReportExport', reportExport),
+];
