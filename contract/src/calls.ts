@@ -255,6 +255,10 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/AccountFence/AttendanceExport', area: 'fence', permission: 'user', note: 'the attendance table as a spreadsheet (streamed)' },
   { path: '/Scene/Calibrate', area: 'scene', permission: 'admin', note: "fit the distance model of a floor's anchors from anchors hearing each other (changes nothing)" },
   { path: '/Scene/ApplyCalibration', area: 'scene', permission: 'admin', note: "store a calibration fit: RSSI at 1 m per anchor and the floor's exponent" },
+  { path: '/Beacon/Place', area: 'beacon', permission: 'user', note: 'place a registered beacon on a floor plan (removeInnerBT takes it off)' },
+  { path: '/Beacon/Import', area: 'beacon', permission: 'user', note: 'beacons from an .xlsx, checked row by row, imported whole or not at all' },
+  { path: '/Beacon/Export', area: 'beacon', permission: 'user', note: 'the beacons in reach as an .xlsx' },
+  { path: '/Beacon/ImportTemplate', area: 'beacon', permission: 'user', note: 'the beacon import template in the reader language' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

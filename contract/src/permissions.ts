@@ -295,6 +295,11 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Platform/UploadIcon': 'platform.edit',
   '/Platform/Brand': 'public',
   '/User/EditFunctionSwitches': 'self',
+  // Beacon registry beyond the Bluetooth calls.
+  '/Beacon/Place': 'beacon.edit',
+  '/Beacon/Import': 'beacon.edit',
+  '/Beacon/Export': 'read',
+  '/Beacon/ImportTemplate': 'read',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

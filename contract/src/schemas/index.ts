@@ -23,6 +23,7 @@ import * as oplog from './oplog.js';
 import * as platform from './platform.js';
 import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
+import * as beacon from './beacon.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -115,6 +116,7 @@ const ALL_SCHEMAS = {
   ...platform.platformSchemas,
   ...accountFence.accountFenceSchemas,
   ...scene.sceneSchemas,
+  ...beacon.beaconSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -133,7 +135,7 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene };
+export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, beacon };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

@@ -29,9 +29,10 @@ import { attendanceCalls } from './account-fence/attendance/routes.js';
 import { sceneCalls } from './scene/routes.js';
 import { indoorCalls } from './indoor/routes.js';
 import { sceneFileRoutes } from './scene/files.js';
+import { beaconCalls } from './beacon/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...beaconCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes, sceneFileRoutes];
