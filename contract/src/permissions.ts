@@ -300,6 +300,8 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Beacon/Import': 'beacon.edit',
   '/Beacon/Export': 'read',
   '/Beacon/ImportTemplate': 'read',
+  '/BeaconLocation/Delete': 'beacon.edit',
+  '/BeaconLocation/Detail': 'read',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

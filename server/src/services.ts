@@ -8,6 +8,7 @@ import { gatewayService, simulatorService } from './gateway/service.js';
 import { oplogRetentionService } from './modules/oplog/service.js';
 import { attendanceService } from './modules/account-fence/attendance/job.js';
 import { indoorService } from './modules/indoor/service.js';
+import { locationService } from './modules/location/watch.js';
 import { alarmEngineService, alarmTypesService, pushWorkerService } from './rules/services.js';
 
 export interface Service {
@@ -19,4 +20,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, gatewayService, simulatorService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, locationService, gatewayService, simulatorService];

@@ -24,6 +24,7 @@ import * as platform from './platform.js';
 import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
 import * as beacon from './beacon.js';
+import * as location from './location.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -117,6 +118,7 @@ const ALL_SCHEMAS = {
   ...accountFence.accountFenceSchemas,
   ...scene.sceneSchemas,
   ...beacon.beaconSchemas,
+  ...location.locationSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -135,7 +137,7 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, beacon };
+export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, beacon, location };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

@@ -9,3 +9,4 @@ export * from './monitor.js';
 export * from './account-fence.js';
 export * from './scene.js';
 export * from './indoor.js';
+export * from './beacon.js';
