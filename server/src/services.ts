@@ -9,6 +9,7 @@ import { oplogRetentionService } from './modules/oplog/service.js';
 import { attendanceService } from './modules/account-fence/attendance/job.js';
 import { indoorService } from './modules/indoor/service.js';
 import { locationService } from './modules/location/watch.js';
+import { separationService } from './modules/master-slave/watch.js';
 import { alarmEngineService, alarmTypesService, pushWorkerService } from './rules/services.js';
 
 export interface Service {
@@ -20,4 +21,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, locationService, gatewayService, simulatorService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, locationService, separationService, gatewayService, simulatorService];

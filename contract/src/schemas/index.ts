@@ -25,6 +25,7 @@ import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
 import * as beacon from './beacon.js';
 import * as location from './location.js';
+import * as masterSlave from './master-slave.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -119,6 +120,7 @@ const ALL_SCHEMAS = {
   ...scene.sceneSchemas,
   ...beacon.beaconSchemas,
   ...location.locationSchemas,
+  ...masterSlave.masterSlaveSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -137,7 +139,7 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, beacon, location };
+export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, beacon, location, masterSlave };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';
