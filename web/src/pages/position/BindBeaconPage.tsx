@@ -60,7 +60,7 @@ function BindingDialog({ binding, open, onClose }: { binding: Binding | null; op
           <Form.Item label={t('bind:field.slaves')} required>
             <Form.List name="Slaves">
               {(items, { add, remove }) => (
-                <Space direction="vertical" style={{ width: '100%' }}>
+                <Space orientation="vertical" style={{ width: '100%' }}>
                   {items.map((item, i) => (
                     <Space key={item.key} align="start">
                       <Form.Item name={[item.name, 'Mac']} style={{ marginBottom: 0 }}>
@@ -127,7 +127,7 @@ export default function BindBeaconPage() {
           title: t('bind:field.master'),
           width: 200,
           render: (_, r) => (
-            <Space direction="vertical" size={0}>
+            <Space orientation="vertical" size={0}>
               <Typography.Text {...USER_DATA}>{r.MasterName || r.Imei}</Typography.Text>
               <Typography.Text type="secondary">{r.Imei}</Typography.Text>
             </Space>

@@ -28,7 +28,7 @@ export default function MonitorDetailPage() {
   const d = detail.data;
   const loc = d?.Item;
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size={12}>
+    <Space orientation="vertical" style={{ width: '100%' }} size={12}>
       <Card size="small">
         <Space wrap>
           <Typography.Text>{t('locations:field.name')}</Typography.Text>

@@ -205,7 +205,7 @@ export function BeaconRegistry({ platformWide = false }: { platformWide?: boolea
             r.Model === 2 ? (
               <Typography.Text code>{r.Mac}</Typography.Text>
             ) : (
-              <Space direction="vertical" size={0}>
+              <Space orientation="vertical" size={0}>
                 <Typography.Text code>{`${r.Code}  ${r.Major}/${r.Minor}`}</Typography.Text>
                 {r.Mac ? <Typography.Text type="secondary">{r.Mac}</Typography.Text> : null}
               </Space>

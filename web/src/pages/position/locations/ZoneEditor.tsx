@@ -66,7 +66,7 @@ export function ZoneEditor({ floorId, value, onChange }: { floorId: number | und
   const points = value ?? [];
   const set = (v: Pt[]) => onChange?.(v);
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size={6}>
+    <Space orientation="vertical" style={{ width: '100%' }} size={6}>
       <Space>
         <Typography.Text type="secondary">{t('locations:zone.hint', { count: points.length })}</Typography.Text>
         <Button size="small" icon={<UndoOutlined />} disabled={!points.length} onClick={() => set(points.slice(0, -1))} data-testid="zone-undo">
