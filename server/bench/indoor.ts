@@ -233,7 +233,11 @@ function locations(): void {
         if (t.x < 0 || t.x > 80) t.v = -t.v;
       }
       const changes = tracker.observe(t.id, byFloor.get(t.floor) ?? [], { kind: 'position', time, floorId: t.floor, x: t.x, y: t.y });
-      for (const c of changes) if (c.crossing) (t.door ? doorway++ : crossings++);
+      for (const c of changes) {
+        if (!c.crossing) continue;
+        if (t.door) doorway++;
+        else crossings++;
+      }
       samples++;
     }
     busy += performance.now() - t0;
