@@ -4,10 +4,11 @@
 // the tag separated. Screenshots land in e2e/screenshots/.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, login, switchLanguage } from './console.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { root, screenshot, type ServerProcess } from './harness.js';
+import { consoleSession, modal as modalOf, uplink } from './position.js';
+import { callApi, switchLanguage } from './console.js';
 
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'bind.json'), 'utf8')) as Record<string, any>;
 const LANGS = [
@@ -15,44 +16,27 @@ const LANGS = [
   { lang: 'en', imei: '865000000000011', mac: 'AC:23:3F:E2:00:02', name: 'E2E school bag' },
 ] as const;
 
-let server: ServerProcess;
-let browser: Browser;
-let ctx: BrowserContext;
+const session = consoleSession();
 let page: Page;
+let server: ServerProcess;
 let errors: string[];
 let token = '';
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
-  page = await ctx.newPage();
-  errors = watchErrors(page);
-  await login(page, server.url);
+  ({ page, server, errors } = session);
   token = (await callApi(page, server.url, '/Integration/Save', { Name: 'e2e-bind' })).Token;
 });
-afterAll(async () => {
-  await ctx?.close();
-  await browser?.close();
-  await server?.stop();
-});
 
-const modal = () => page.locator('.ant-modal-wrap:visible .ant-modal');
+const modal = () => modalOf(page);
 
 /** The watch reports the beacons it hears (simple device JSON over the HTTP uplink). */
-async function hears(imei: string, mac: string) {
-  const res = await fetch(`${server.url}/api/ingest/e2e-bind`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ imei, beacons: [{ mac, rssi: -62 }] }),
-  });
-  expect(res.status).toBe(200);
-}
+const hears = (imei: string, mac: string) => uplink(session, 'e2e-bind', token, { imei, beacons: [{ mac, rssi: -62 }] });
 
 describe.each(LANGS)('master-slave binding in $lang', (l) => {
   const tx = texts(l.lang);
   it('binds a tag to a watch, and the separation alarm comes when it is no longer heard', async () => {
-    if (l.lang === 'en') await switchLanguage(page, 'zh-CN', 'en');
+    // A retry finds the console in English already.
+    if (l.lang === 'en' && (await page.locator('html[lang="en"]').count()) === 0) await switchLanguage(page, 'zh-CN', 'en');
     const stale = ((await callApi(page, server.url, '/Bluetooth/allMasterSlaveList', { Keyword: l.imei })).Items as { BindingId: number }[]).map((b) => b.BindingId);
     if (stale.length) await callApi(page, server.url, '/Bluetooth/updateMasterSlaveDel', { BindingIds: stale });
     await page.goto(`${server.url}/position/bindBeacon`);

@@ -15,7 +15,7 @@ import { writeXlsx, type Cell } from '../../lib/xlsx.js';
 import { normalizeMac } from '../../indoor/keys.js';
 import { readSheetRows } from '../device/excel.js';
 import { beaconCrud, beaconFilters, toBeacon } from './repo.js';
-import { MODELS } from './service.js';
+import { MODELS, beaconValues } from './service.js';
 
 const COLUMNS = schemas.BEACON_IMPORT_COLUMNS;
 type Column = (typeof COLUMNS)[number];
@@ -98,23 +98,7 @@ export async function importBeacons(ctx: AuthedContext, b: z.output<typeof schem
     }
     if (mac) seenMac.set(mac, row);
     if (codeKey) seenCode.set(codeKey, row);
-    good.push({
-      row,
-      values: {
-        ownerId: owner.id,
-        model,
-        mac,
-        code: model === MODELS.UUID_MODEL ? v.Code : null,
-        major: model === MODELS.UUID_MODEL ? v.Major : null,
-        minor: model === MODELS.UUID_MODEL ? v.Minor : null,
-        name: v.Name,
-        address: v.Address,
-        lon: v.Lon ?? null,
-        lat: v.Lat ?? null,
-        state: v.State,
-        kind: v.Type,
-      },
-    });
+    good.push({ row, values: { ownerId: owner.id, ...beaconValues(model, v) } });
   }
   // Identities already registered anywhere on the platform ("beacon code or MAC already exists").
   for (const t of await taken(db, good.map((g) => g.values))) {

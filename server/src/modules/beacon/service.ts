@@ -25,8 +25,8 @@ const MAC_MODEL = 2 as const;
 
 const batch = (done: number, failed: Failure[]) => ({ State: State.OK, Succeeded: done, Failed: failed }) as const;
 
-/** The columns a registry call sets (identity of its model, the rest in common). */
-function values(model: number, b: UuidBody | MacBody) {
+/** The columns a registry call (or an imported row) sets: the identity of its model, the rest in common. */
+export function beaconValues(model: number, b: UuidBody | MacBody) {
   const common = {
     name: b.Name,
     address: b.Address,
@@ -44,7 +44,7 @@ function values(model: number, b: UuidBody | MacBody) {
 export async function add(ctx: AuthedContext, model: number, b: UuidBody | MacBody) {
   const { db } = ctx.deps.database;
   const owner = await accountInScope(db, ctx.user, b.UserId);
-  const id = await beaconCrud.insert(db, { ownerId: owner.id, ...values(model, b) });
+  const id = await beaconCrud.insert(db, { ownerId: owner.id, ...beaconValues(model, b) });
   return { State: State.OK, BeaconId: id } as const;
 }
 
@@ -61,7 +61,7 @@ export async function update(ctx: AuthedContext, model: number, b: (UuidBody | M
   const owner = b.UserId !== undefined ? (await accountInScope(db, ctx.user, b.UserId)).id : Number(row.ownerId);
   // A placed anchor's type is fixed by its scene's (SPEC §8): taken off the plan first.
   if (row.floorId !== null && b.Type !== Number(row.kind)) throw fieldError('Type', 'beacon.placedTypeLocked');
-  await beaconCrud.update(db, ctx.user, row.id, { ownerId: owner, ...values(model, b) });
+  await beaconCrud.update(db, ctx.user, row.id, { ownerId: owner, ...beaconValues(model, b) });
   if (row.sceneId !== null) changed(ctx, [Number(row.sceneId)]);
   return { State: State.OK, BeaconId: row.id } as const;
 }

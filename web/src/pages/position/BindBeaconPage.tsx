@@ -1,15 +1,16 @@
 // Master-slave binding (/position/bindBeacon, SPEC §3): a watch (the master) and the tags it should
 // keep near; each slave's last hearing and whether it is separated, asked again every few seconds.
 import { useEffect, useState } from 'react';
-import { Button, Form, Input, InputNumber, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Form, Input, InputNumber, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, masterSlave as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog, ListPage, addAction, type ListQuery } from '../../patterns';
-import { USER_DATA, userDataCell, userDataOptions } from '../../i18n/texts';
+import { USER_DATA, userDataCell } from '../../i18n/texts';
+import { SearchSelect } from './SearchSelect';
 import { useCan } from '../../access/can';
 
 type Binding = schemas.Binding;
@@ -19,18 +20,19 @@ const REFRESH_MS = 5000;
 
 function MasterPicker({ value, onChange }: { value?: string; onChange?: (v: string) => void }) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const found = useQuery({ queryKey: ['bindings', 'candidates', search], queryFn: () => call('/Bluetooth/bindDeviceListByUserId', { Keyword: search || undefined }) });
   return (
-    <Select
+    <SearchSelect<string>
+      queryKey={['bindings', 'candidates']}
+      search={async (text) =>
+        (await call('/Bluetooth/bindDeviceListByUserId', { Keyword: text || undefined })).Items.map((d) => ({
+          value: d.Imei,
+          label: `${d.Name || d.Imei} (${d.Imei})${d.Bound ? ` · ${t('bind:bound')}` : ''}`,
+        }))
+      }
       value={value}
       onChange={onChange}
       placeholder={t('bind:field.masterHint')}
-      showSearch={{ filterOption: false, onSearch: setSearch }}
-      loading={found.isFetching}
-      options={(found.data?.Items ?? []).map((d) => ({ value: d.Imei, label: `${d.Name || d.Imei} (${d.Imei})${d.Bound ? ` · ${t('bind:bound')}` : ''}` }))}
-      {...userDataOptions}
-      data-testid="bind-master"
+      testId="bind-master"
     />
   );
 }

@@ -2,16 +2,16 @@
 // beacons, the devices it supervises, the event that raises alarms and an optional schedule; the
 // live detail opens on /position/monitorDetail.
 import { useState } from 'react';
-import { Form, Input, Radio, Select, Space, Tag } from 'antd';
+import { Form, Input, Radio, Space, Tag } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, PoweroffOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, location as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog, ListPage, addAction, type ListQuery } from '../../patterns';
-import { userDataCell, userDataOptions } from '../../i18n/texts';
+import { userDataCell } from '../../i18n/texts';
+import { SearchSelect } from './SearchSelect';
 import { useCan } from '../../access/can';
 import { FloorSelect, SceneSelect } from '../scene/SceneSelect';
 import { useAllScenes } from '../scene/queries';
@@ -24,41 +24,40 @@ const INVALIDATE = [['locations']];
 
 function BeaconPicker({ value, onChange }: { value?: number[]; onChange?: (v: number[]) => void }) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const found = useQuery({ queryKey: ['beacons', 'pick', search], queryFn: () => call('/Bluetooth/allBTDeviceInfo', { PageNo: 1, PageCount: 50, Keyword: search || undefined, State: 1 }) });
   return (
-    <Select
-      mode="multiple"
+    <SearchSelect<number>
+      multiple
+      queryKey={['beacons', 'pick']}
+      search={async (text) =>
+        (await call('/Bluetooth/allBTDeviceInfo', { PageNo: 1, PageCount: 50, Keyword: text || undefined, State: 1 })).Items.map((b) => ({
+          value: b.BeaconId,
+          label: `${b.Name ? `${b.Name} ` : ''}${b.Mac ?? `${b.Code} ${b.Major}/${b.Minor}`}`,
+        }))
+      }
       value={value}
       onChange={onChange}
       placeholder={t('locations:field.beaconsHint')}
-      showSearch={{ filterOption: false, onSearch: setSearch }}
-      loading={found.isFetching}
-      options={(found.data?.Items ?? []).map((b) => ({ value: b.BeaconId, label: `${b.Name ? `${b.Name} ` : ''}${b.Mac ?? `${b.Code} ${b.Major}/${b.Minor}`}` }))}
-      {...userDataOptions}
-      data-testid="location-beacons"
+      testId="location-beacons"
     />
   );
 }
 
 function DevicePicker({ value, onChange }: { value?: number[]; onChange?: (v: number[]) => void }) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const found = useQuery({
-    queryKey: ['devices', 'pick-id', search],
-    queryFn: () => call('/Device/devicesByUserId', /^\d+$/.test(search) ? { PageNo: 1, PageCount: 30, Imei: search } : { PageNo: 1, PageCount: 30, Name: search || undefined }),
-  });
   return (
-    <Select
-      mode="multiple"
+    <SearchSelect<number>
+      multiple
+      queryKey={['devices', 'pick-id']}
+      search={async (text) =>
+        (await call('/Device/devicesByUserId', /^\d+$/.test(text) ? { PageNo: 1, PageCount: 30, Imei: text } : { PageNo: 1, PageCount: 30, Name: text || undefined })).Items.map((d) => ({
+          value: d.DeviceId,
+          label: `${d.Name || d.Imei} (${d.Imei})`,
+        }))
+      }
       value={value}
       onChange={onChange}
       placeholder={t('locations:field.devicesHint')}
-      showSearch={{ filterOption: false, onSearch: setSearch }}
-      loading={found.isFetching}
-      options={(found.data?.Items ?? []).map((d) => ({ value: d.DeviceId, label: `${d.Name || d.Imei} (${d.Imei})` }))}
-      {...userDataOptions}
-      data-testid="location-devices"
+      testId="location-devices"
     />
   );
 }
