@@ -176,6 +176,22 @@ describe.each(databases())('locations on %s', (kind) => {
     await p.call('/BeaconLocation/Delete', { LocationIds: [loc] }, agent);
   });
 
+  it('a location changed starts afresh: nobody is inside until seen again', async () => {
+    const loc = (await p.call('/Bluetooth/AddBeaconLocationInfo', zone({ Name: 'Lounge', Event: 1 }), agent)).body.LocationId as number;
+    const d = await device();
+    const t = Date.now() - 60_000;
+    for (const [i, x] of [1, 3, 4].entries()) await at(d, t + i * 1000, x);
+    expect((await p.call('/BeaconLocation/Detail', { LocationId: loc }, agent)).body.Inside).toHaveLength(1);
+    await p.call('/Bluetooth/updateBeaconLocationInfo', zone({ LocationId: loc, Name: 'Lounge', Event: 1, Description: 'moved' }), agent);
+    await settle();
+    expect((await p.call('/BeaconLocation/Detail', { LocationId: loc }, agent)).body.Inside).toEqual([]);
+    await at(d, t + 10_000, 4);
+    await at(d, t + 11_000, 5);
+    expect((await p.call('/BeaconLocation/Detail', { LocationId: loc }, agent)).body.Inside).toHaveLength(1);
+    expect(await alarms(d)).toEqual([[C.locationIn, 'Entered location Lounge', 2]]);
+    await p.call('/BeaconLocation/Delete', { LocationIds: [loc] }, agent);
+  });
+
   it('raises an alarm a crash left pending, once', async () => {
     const loc = (await p.call('/Bluetooth/AddBeaconLocationInfo', zone({ Name: 'Garden' }), agent)).body.LocationId as number;
     const d = await device();

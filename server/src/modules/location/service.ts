@@ -141,7 +141,7 @@ export async function setStatus(ctx: AuthedContext, ids: number[], status: numbe
   const { db } = ctx.deps.database;
   const found = await locationCrud.idsInScope(db, ctx.user, ids);
   if (found.length) {
-    await db.update(beaconLocations).set({ status }).where(inArray(beaconLocations.id, found));
+    await db.update(beaconLocations).set({ status, updatedAt: new Date() }).where(inArray(beaconLocations.id, found));
     // Off: nobody is inside any more as far as it knows; on again, it starts afresh.
     await db.execute(sql`DELETE FROM beacon_location_presence WHERE location_id IN (${sql.join(found.map((i) => sql`${i}`), sql`, `)})`);
   }

@@ -27,6 +27,7 @@ interface WatchedLocation extends TrackedLocation {
   accountIds: Set<number>;
   schedule: Schedule | null;
   tz: number;
+  version: string;
 }
 
 interface LocationRow {
@@ -42,6 +43,7 @@ interface LocationRow {
   schedule: Schedule | null;
   owner_path: string;
   tz: number;
+  version: string;
 }
 
 interface EventWrite {
@@ -113,7 +115,7 @@ export class LocationWatch {
       try {
         const rows = await this.deps.database.query<LocationRow>(
           `SELECT l.id, l.name, l.event, l.kind, l.floor_id, l.points, l.beacon_ids, l.device_ids, l.account_ids, l.schedule,
-                  a.path AS owner_path, a.time_zone_offset AS tz
+                  a.path AS owner_path, a.time_zone_offset AS tz, l.updated_at::text AS version
              FROM beacon_locations l JOIN accounts a ON a.id = l.owner_id WHERE l.status = 1`,
         );
         const beaconIds = [...new Set(rows.flatMap((r) => r.beacon_ids ?? []))];
@@ -128,7 +130,7 @@ export class LocationWatch {
             keysOf.set(Number(a.id), keys);
           }
         }
-        const before = new Set(this.locations.map((l) => l.id));
+        const before = new Map(this.locations.map((l) => [l.id, l.version]));
         this.locations = rows.map((r) => ({
           id: Number(r.id),
           name: r.name,
@@ -142,10 +144,12 @@ export class LocationWatch {
           accountIds: new Set((r.account_ids ?? []).map(Number)),
           schedule: r.schedule,
           tz: Number(r.tz),
+          version: r.version,
         }));
         this.beaconLocationIds = new Set(this.locations.filter((l) => l.kind === 'beacons').map((l) => l.id));
-        const now = new Set(this.locations.map((l) => l.id));
-        for (const id of before) if (!now.has(id)) this.tracker.forgetLocation(id);
+        // Gone, switched off or changed (its stored presence was cleared): its sides start afresh.
+        const now = new Map(this.locations.map((l) => [l.id, l.version]));
+        for (const [id, version] of before) if (now.get(id) !== version) this.tracker.forgetLocation(id);
       } catch (err) {
         this.deps.log.error({ err }, 'loading the locations failed');
       }
