@@ -63,6 +63,8 @@ describe.each(LANGS)('master-slave binding in $lang', (l) => {
     const note = page.locator('.ant-notification-notice', { has: page.locator('.wt-alarm-note[data-alarm-type="62"]') }).filter({ hasText: separated });
     await note.first().waitFor({ timeout: 40_000 });
     await expect.poll(async () => tag.innerText(), { timeout: 20_000 }).toContain(tx.separated);
+    // The pop-up has finished sliding in.
+    await note.first().evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
     await screenshot(page, `bind-separated-${l.lang}`);
     for (const close of await page.locator('.ant-notification-notice-close').all()) await close.click({ timeout: 2_000 }).catch(() => undefined);
     expect(errors).toEqual([]);

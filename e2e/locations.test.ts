@@ -82,6 +82,8 @@ describe.each(LANGS)('locations in $lang', (l) => {
     const entered = (JSON.parse(readFileSync(path.join(root, 'contract/src/messages', `${l.lang}.json`), 'utf8')) as { alarm: { msg: { locationIn: string } } }).alarm.msg.locationIn.replace('{{location}}', l.name);
     const note = page.locator('.ant-notification-notice', { has: page.locator('.wt-alarm-note[data-alarm-type="60"]') }).filter({ hasText: entered });
     await note.first().waitFor({ timeout: 30_000 });
+    // The pop-up has finished sliding in.
+    await note.first().evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
     await screenshot(page, `locations-alarm-${l.lang}`);
     for (const close of await page.locator('.ant-notification-notice-close').all()) await close.click({ timeout: 2_000 }).catch(() => undefined);
 

@@ -156,7 +156,7 @@ export default function PositionFenceListPage() {
         { name: 'Status', type: 'select', label: t('locations:field.status'), options: [1, 2].map((v) => ({ value: v, label: t(`locations:status.${v}`) })), width: 120 },
       ]}
       toolbar={[addAction(t('locations:add'), () => setEditing({ location: null }), { testId: 'add-location', visible: mayEdit })]}
-      actionsColumn={{ title: t('locations:actions'), width: 300, fixed: 'right' }}
+      actionsColumn={{ title: t('locations:actions'), width: 340, fixed: 'right' }}
       rowActions={(r) => [
         { key: 'detail', label: t('locations:detail'), icon: <EyeOutlined />, testId: `location-detail-${r.LocationId}`, onClick: () => navigate(`/position/monitorDetail?location=${r.LocationId}`) },
         { key: 'edit', visible: mayEdit, label: t('locations:editShort'), icon: <EditOutlined />, onClick: () => setEditing({ location: r }) },
@@ -191,7 +191,7 @@ export default function PositionFenceListPage() {
           render: (_, r) => (r.Kind === 1 ? `${r.SceneName ?? ''} / ${r.FloorName ?? ''}` : t('locations:beaconCount', { count: r.BeaconIds.length })),
         },
         { key: 'Devices', title: t('locations:field.devices'), width: 120, render: (_, r) => (r.DeviceIds.length ? t('locations:deviceCount', { count: r.DeviceIds.length }) : t('locations:allDevices')) },
-        { key: 'Inside', title: t('locations:field.inside'), dataIndex: 'Inside', width: 90 },
+        { key: 'Inside', title: t('locations:field.inside'), dataIndex: 'Inside', width: 110 },
         { key: 'Status', title: t('locations:field.status'), width: 90, render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'default'}>{t(`locations:status.${r.Status}`)}</Tag> },
         { key: 'UpdatedAt', title: t('locations:field.updatedAt'), width: 170, render: (_, r) => formatDateTime(r.UpdatedAt) },
       ]}
