@@ -38,6 +38,10 @@ export const ALARM_CODES = {
   refresh: 56,
   fall: 150,
   removal: 151,
+  locationIn: 60,
+  locationOut: 61,
+  slaveSeparated: 62,
+  slaveBack: 63,
 } as const;
 export type AlarmCodeName = keyof typeof ALARM_CODES;
 
@@ -116,6 +120,10 @@ export const ALARM_TYPES: readonly AlarmTypeSeed[] = [
   t('wristTempHigh', 'health', normal, few, 30, 37.3),
   t('bloodOxygenLow', 'health', severe, keep, 90, 100),
   t('offline', 'device', normal, silent),
+  t('locationIn', 'fence', important, few),
+  t('locationOut', 'fence', important, few),
+  t('slaveSeparated', 'device', important, keep),
+  t('slaveBack', 'device', normal, few),
 ];
 
 /** The built-in name of a type in a language, where the code is one of ours. */

@@ -287,6 +287,12 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Erp/SaleShip', area: 'inventory', permission: 'admin', note: 'ship a sales record: shipping info and outbound order' },
   { path: '/Erp/Report', area: 'inventory', permission: 'admin', note: 'stock per model, version and store; purchasing and sales per month; receivables per customer' },
   { path: '/Erp/ReportExport', area: 'inventory', permission: 'admin', note: 'a report as a spreadsheet' },
+  { path: '/Beacon/Place', area: 'beacon', permission: 'user', note: 'place a registered beacon on a floor plan (removeInnerBT takes it off)' },
+  { path: '/Beacon/Import', area: 'beacon', permission: 'user', note: 'beacons from an .xlsx, checked row by row, imported whole or not at all' },
+  { path: '/Beacon/Export', area: 'beacon', permission: 'user', note: 'the beacons in reach as an .xlsx' },
+  { path: '/Beacon/ImportTemplate', area: 'beacon', permission: 'user', note: 'the beacon import template in the reader language' },
+  { path: '/BeaconLocation/Delete', area: 'beacon', permission: 'user', note: 'delete locations with their presence and events' },
+  { path: '/BeaconLocation/Detail', area: 'beacon', permission: 'user', note: 'a location live: who is inside since when, entries and exits today' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

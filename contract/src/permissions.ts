@@ -330,6 +330,13 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   // Retention of the time series.
   '/Retention/Info': 'read',
   '/Retention/Save': 'platform.edit',
+  // Beacon registry beyond the Bluetooth calls.
+  '/Beacon/Place': 'beacon.edit',
+  '/Beacon/Import': 'beacon.edit',
+  '/Beacon/Export': 'read',
+  '/Beacon/ImportTemplate': 'read',
+  '/BeaconLocation/Delete': 'beacon.edit',
+  '/BeaconLocation/Detail': 'read',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

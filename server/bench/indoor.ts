@@ -16,7 +16,15 @@
 // 3. Throughput: engine.scan() on one core, 8 anchors heard per scan, `--tags` tags scanning once a
 //    second of data time, scans pre-generated before the clock starts.
 //
+// 4. Locations: `--location-tags` tags (20 000) reporting a position every 2 s of data time across
+//    `--locations` zones (50, 6 x 4 m rooms on a grid of floors), each tag walking between rooms and
+//    standing in doorways; the presence tracker (rules/location.ts, the dwell rule per tag and
+//    location) folds every position. Printed: positions/s on one core against the 10 000/s needed,
+//    the share of one core the real-time load takes (below 100 %: no growing backlog), confirmed
+//    crossings, and the states held in memory.
+//
 //   npm run bench:indoor -- [--walkers 40] [--minutes 60] [--sigma 4] [--seed 7] [--tags 2000] [--scans 200000] [--uncalibrated]
+//                           [--location-tags 20000] [--locations 50] [--location-minutes 10] [--locations-only]
 import {
   aoaReadings,
   anchorPairReadings,
@@ -31,6 +39,7 @@ import {
   type WalkTruth,
 } from '@wt/simulator';
 import { fitRadioModel, IndoorEngine, samplesFromAnchorPairs, type EngineOptionsInput, type IndoorFix, type SceneModel } from '../src/indoor/index.js';
+import { PresenceTracker, closeRing, type TrackedLocation } from '../src/rules/location.js';
 import { benchArgs, fmt, percentile } from './common.js';
 
 const args = benchArgs();
@@ -189,6 +198,59 @@ function throughput(cal: ReturnType<typeof calibrate> | null): void {
   console.log(`\n3. throughput: ${fmt(scans.length)} scans of 8 anchors, ${fmt(TAGS)} tags scanning once a second: ${fmt(scans.length / s)} scans/s on one core (target >= 10,000); ${fmt(fixes)} fixes`);
 }
 
-const cal = CALIBRATE ? calibrate() : null;
-accuracy(cal);
-throughput(cal);
+// ---------------------------------------------------------------- 4. locations
+
+function locations(): void {
+  const TAGS_N = Number(args.get('location-tags') ?? 20_000);
+  const LOCS = Number(args.get('locations') ?? 50);
+  const MIN = Number(args.get('location-minutes') ?? 10);
+  const rng = new Rng(SEED + 500);
+  // Rooms of 6 x 4 m on a grid, 10 a row, 10 rooms a floor: a tag is on one floor and walks the row.
+  const rooms: TrackedLocation[] = Array.from({ length: LOCS }, (_, i) => {
+    const floorId = 1 + Math.floor(i / 10);
+    const x0 = (i % 10) * 8;
+    return { id: i + 1, kind: 'zone', floorId, ring: closeRing([[x0, 0], [x0 + 6, 0], [x0 + 6, 4], [x0, 4]]) };
+  });
+  const floors = Math.ceil(LOCS / 10);
+  const byFloor = new Map<number, TrackedLocation[]>();
+  for (const r of rooms) byFloor.set(r.floorId!, [...(byFloor.get(r.floorId!) ?? []), r]);
+  // Each tag: a floor, a position along the row, a walking speed; a third of them linger in doorways.
+  const tags = Array.from({ length: TAGS_N }, (_, i) => ({ id: i + 1, floor: 1 + (i % floors), x: rng.next() * 80, y: 1 + rng.next() * 2, v: (rng.next() - 0.5) * 1.2, door: i % 3 === 0 }));
+  const tracker = new PresenceTracker({ enter: { fixes: 2, ms: 10_000 }, leave: { fixes: 3, ms: 15_000 }, beaconTimeoutMs: 30_000 });
+  const steps = Math.round((MIN * 60) / 2);
+  let samples = 0;
+  let crossings = 0;
+  let doorway = 0;
+  let busy = 0;
+  for (let k = 0; k < steps; k++) {
+    const time = START + k * 2000;
+    const t0 = performance.now();
+    for (const t of tags) {
+      // A doorway: on the wall at x = 6 of its room, a step in and a step out.
+      if (t.door) t.x = Math.floor(t.x / 8) * 8 + 6 + (k % 2 ? 0.15 : -0.15);
+      else {
+        t.x += t.v * 2;
+        if (t.x < 0 || t.x > 80) t.v = -t.v;
+      }
+      const changes = tracker.observe(t.id, byFloor.get(t.floor) ?? [], { kind: 'position', time, floorId: t.floor, x: t.x, y: t.y });
+      for (const c of changes) {
+        if (!c.crossing) continue;
+        if (t.door) doorway++;
+        else crossings++;
+      }
+      samples++;
+    }
+    busy += performance.now() - t0;
+  }
+  const s = busy / 1000;
+  const needed = TAGS_N / 2;
+  console.log(`\n4. locations: ${fmt(TAGS_N)} tags, a position every 2 s, ${fmt(LOCS)} zones, ${fmt(MIN)} min of data time (${fmt(samples)} positions)`);
+  console.log(`   ${fmt(samples / s)} positions/s on one core (needed ${fmt(needed)}/s): the real-time load takes ${fmt((needed / (samples / s)) * 100, 1)} % of a core; ${fmt(crossings)} crossings confirmed (${fmt(crossings / (MIN * 60), 1)}/s) by walking tags and ${fmt(doorway)} by the ${fmt(Math.ceil(TAGS_N / 3))} standing in doorways, ${fmt(tracker.states.size)} states held (inside or at a doorway)`);
+}
+
+if (!args.has('locations-only')) {
+  const cal = CALIBRATE ? calibrate() : null;
+  accuracy(cal);
+  throughput(cal);
+}
+locations();

@@ -173,6 +173,16 @@ const schema = z.object({
   WEATHER_URL: z.string().url().default('https://api.open-meteo.com/v1/forecast'),
   WEATHER_API_KEY: z.string().optional(),
   WEATHER_PUSH_AT: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM').default('07:30'),
+  /** Locations: positions (or hearings) inside in a row, or seconds inside, that confirm an entry (0: not a criterion). */
+  LOCATION_ENTER_FIXES: z.coerce.number().int().min(0).max(100).default(2),
+  LOCATION_ENTER_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  /** Zones: positions outside in a row, or seconds outside, that confirm an exit (0: not a criterion). */
+  LOCATION_LEAVE_FIXES: z.coerce.number().int().min(0).max(100).default(3),
+  LOCATION_LEAVE_SECONDS: z.coerce.number().int().min(0).max(3600).default(15),
+  /** Beacon-defined locations: a device none of its beacons heard for this long has left. */
+  LOCATION_BEACON_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(30),
+  /** Master-slave: a slave not heard by its master for this long is separated (a binding may set its own). */
+  SLAVE_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(60),
 });
 
 export type Config = z.output<typeof schema> & { PUBLIC_URL: string };

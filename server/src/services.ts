@@ -11,6 +11,8 @@ import { indoorService } from './modules/indoor/service.js';
 import { weatherService } from './modules/message/weather.js';
 import { alarmEngineService, alarmTypesService, noticeWorkerService, pushWorkerService } from './rules/services.js';
 import { partitionService } from './db/partitions.js';
+import { locationService } from './modules/location/watch.js';
+import { separationService } from './modules/master-slave/watch.js';
 
 export interface Service {
   name: string;
@@ -21,4 +23,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, noticeWorkerService, weatherService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, gatewayService, simulatorService, partitionService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, noticeWorkerService, weatherService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, locationService, separationService, gatewayService, simulatorService, partitionService];

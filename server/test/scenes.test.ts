@@ -666,8 +666,8 @@ describe.each(databases())('scene calls on %s', (kind) => {
 
     // At most MAX_ANCHORS_PER_FLOOR a floor: the rest are written directly.
     const { db } = p.deps.database;
-    await db.execute(sql`INSERT INTO scene_anchors (scene_id, floor_id, name, mac, code, major, minor, kind, x, y)
-      SELECT ${sceneId}, ${floorId}, 'N' || n, 'FF:FF:' || n, 'ABCDEF0123456789', 1, n, 1, 0, 0 FROM generate_series(1, ${schemas.MAX_ANCHORS_PER_FLOOR - 2}) n`);
+    await db.execute(sql`INSERT INTO scene_anchors (owner_id, scene_id, floor_id, name, mac, code, major, minor, kind, x, y)
+      SELECT (SELECT owner_id FROM scenes WHERE id = ${sceneId}), ${sceneId}, ${floorId}, 'N' || n, 'FF:FF:' || n, 'ABCDEF0123456789', 1, n, 1, 0, 0 FROM generate_series(1, ${schemas.MAX_ANCHORS_PER_FLOOR - 2}) n`);
     const full = await p.call('/Scene/addBeaconsInfoByMonitor', anchorBody(floorId), agent);
     expect([full.status, full.body.Message, full.body.Params]).toEqual([
       409,

@@ -27,6 +27,9 @@ import * as messaging from './messaging.js';
 import * as retention from './retention.js';
 import * as inventory from './inventory.js';
 import * as erp from './erp.js';
+import * as beacon from './beacon.js';
+import * as location from './location.js';
+import * as masterSlave from './master-slave.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -127,6 +130,9 @@ const ALL_SCHEMAS = {
   ...retention.retentionSchemas,
   ...inventory.inventorySchemas,
   ...erp.erpSchemas,
+  ...beacon.beaconSchemas,
+  ...location.locationSchemas,
+  ...masterSlave.masterSlaveSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -147,6 +153,7 @@ export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['res
 export { user };
 export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, messaging };
 export { inventory, erp };
+export { beacon, location, masterSlave };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

@@ -65,7 +65,7 @@ export const INDOOR_METHODS = ['nearest', 'trilateration', 'uwb', 'aoa'] as cons
 export type IndoorMethod = (typeof INDOOR_METHODS)[number];
 
 const numeric = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v);
-function choice<T extends readonly number[]>(values: T, requiredKey: string, invalidKey: string) {
+export function choice<T extends readonly number[]>(values: T, requiredKey: string, invalidKey: string) {
   return z.preprocess(
     numeric,
     z.number({ error: (iss) => (iss.input === undefined ? requiredKey : invalidKey) }).refine((v) => values.includes(v), { error: invalidKey }),

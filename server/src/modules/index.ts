@@ -37,9 +37,12 @@ import { appPackageRoutes } from './app/packages.js';
 import { retentionCalls } from './retention/routes.js';
 import { inventoryCalls } from './inventory/routes.js';
 import { erpCalls } from './erp/routes.js';
+import { beaconCalls } from './beacon/routes.js';
+import { locationCalls } from './location/routes.js';
+import { masterSlaveCalls } from './master-slave/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...smsCalls, ...messageCalls, ...appCalls, ...weatherCalls, ...retentionCalls, ...inventoryCalls, ...erpCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...smsCalls, ...messageCalls, ...appCalls, ...weatherCalls, ...retentionCalls, ...inventoryCalls, ...erpCalls, ...beaconCalls, ...locationCalls, ...masterSlaveCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes, sceneFileRoutes, appPackageRoutes];

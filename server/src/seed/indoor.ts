@@ -88,16 +88,16 @@ export const seedIndoorDemo: DemoStep = async (deps, accounts) => {
   for (const a of b.anchors) {
     minor += 1;
     await q(
-      `INSERT INTO scene_anchors (scene_id, floor_id, name, mac, code, major, minor, kind, state, x, y, height, heading, rssi_1m)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $11, 0, -59)`,
+      `INSERT INTO scene_anchors (owner_id, scene_id, floor_id, name, mac, code, major, minor, kind, state, x, y, height, heading, rssi_1m)
+       VALUES ((SELECT owner_id FROM scenes WHERE id = $1), $1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $11, 0, -59)`,
       [scene!.id, floorIds.get(a.floorId), `${a.kind === 'uwb' ? 'UWB' : 'BLE'}-${a.key.slice(-5).replace(':', '')}`, a.key, CODE, a.kind === 'uwb' ? 2 : 1, minor, a.kind === 'uwb' ? 2 : 1, a.x, a.y, a.height],
     );
   }
   for (const l of b.locators) {
     minor += 1;
     await q(
-      `INSERT INTO scene_anchors (scene_id, floor_id, name, mac, code, major, minor, kind, state, x, y, height, heading, rssi_1m)
-       VALUES ($1, $2, $3, $4, $5, 3, $6, 3, 1, $7, $8, $9, $10, -59)`,
+      `INSERT INTO scene_anchors (owner_id, scene_id, floor_id, name, mac, code, major, minor, kind, state, x, y, height, heading, rssi_1m)
+       VALUES ((SELECT owner_id FROM scenes WHERE id = $1), $1, $2, $3, $4, $5, 3, $6, 3, 1, $7, $8, $9, $10, -59)`,
       [scene!.id, floorIds.get(l.floorId), `AOA-${l.key.slice(-2)}`, l.key, CODE, minor, l.x, l.y, l.height, l.heading],
     );
   }

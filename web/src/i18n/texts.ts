@@ -33,7 +33,7 @@ export function builtInTypeName(locale: Locale, code: number): string {
 
 /** The title of a column of the device import sheet (LoginName, IMEI ...). */
 export function importColumnTitle(t: TFunction, column: string): string {
-  return t(`messages:device.importColumns.${column}`, { defaultValue: column });
+  return t(`messages:device.importColumns.${column}`, { defaultValue: t(`messages:beacon.columns.${column}`, { defaultValue: column }) });
 }
 
 /**

@@ -13,3 +13,4 @@ export * from './messaging.js';
 export * from './retention.js';
 export * from './inventory.js';
 export * from './erp.js';
+export * from './beacon.js';

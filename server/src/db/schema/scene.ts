@@ -68,25 +68,38 @@ export const floors = pgTable(
   (t) => [uniqueIndex('floors_scene_no_idx').on(t.sceneId, t.floorNo)],
 );
 
+// One row per physical beacon: the registry (SPEC §3 Beacon: UUID or MAC identity, address,
+// longitude/latitude, owner) and, when placed on a floor, the scene anchor the positioning engine
+// uses. A beacon not placed has no scene, floor or plan coordinates; removeInnerBT clears them.
 export const sceneAnchors = pgTable(
   'scene_anchors',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    sceneId: integer('scene_id').notNull(),
-    floorId: integer('floor_id').notNull(),
+    /** The owning account (a placed anchor's is its scene's owner). */
+    ownerId: integer('owner_id').notNull(),
+    /** Null when the beacon is not placed indoors. */
+    sceneId: integer('scene_id'),
+    floorId: integer('floor_id'),
     name: text('name').notNull(),
-    /** Normalized: upper case with colons. Unique over the platform: a MAC names one anchor. */
-    mac: text('mac').notNull(),
-    code: text('code').notNull(),
-    major: integer('major').notNull(),
-    minor: integer('minor').notNull(),
+    /** Normalized: upper case with colons. Unique over the platform: a MAC names one beacon. Null: a UUID-model beacon without one. */
+    mac: text('mac'),
+    /** UUID model: code, major and minor; null for a MAC-model beacon. */
+    code: text('code'),
+    major: integer('major'),
+    minor: integer('minor'),
+    /** 1 UUID model, 2 MAC model. */
+    model: smallint('model').notNull().default(1),
     /** 1 BLE beacon, 2 UWB anchor, 3 AOA locator. */
     kind: smallint('kind').notNull(),
     /** 1 valid, 2 invalid (left out of positioning). */
     state: smallint('state').notNull().default(1),
-    /** Plan metres. */
-    x: doublePrecision('x').notNull(),
-    y: doublePrecision('y').notNull(),
+    address: text('address').notNull().default(''),
+    /** WGS-84 where the beacon hangs: a device hearing it is placed there when it has no better fix. */
+    lat: doublePrecision('lat'),
+    lon: doublePrecision('lon'),
+    /** Plan metres; null when not placed. */
+    x: doublePrecision('x'),
+    y: doublePrecision('y'),
     height: real('height').notNull().default(2.5),
     /** AOA: degrees clockwise on screen from the plan's +x axis. */
     heading: real('heading').notNull().default(0),
@@ -99,5 +112,6 @@ export const sceneAnchors = pgTable(
     uniqueIndex('scene_anchors_ibeacon_idx').on(sql`lower(${t.code})`, t.major, t.minor),
     index('scene_anchors_floor_idx').on(t.floorId),
     index('scene_anchors_scene_idx').on(t.sceneId),
+    index('scene_anchors_owner_idx').on(t.ownerId),
   ],
 );

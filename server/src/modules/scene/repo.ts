@@ -183,10 +183,10 @@ interface AnchorRow {
   scene_id: number;
   floor_id: number;
   name: string;
-  mac: string;
-  code: string;
-  major: number;
-  minor: number;
+  mac: string | null;
+  code: string | null;
+  major: number | null;
+  minor: number | null;
   kind: number;
   state: number;
   x: number;
@@ -207,10 +207,11 @@ const toAnchor = (r: AnchorRow): schemas.Anchor => ({
   SceneId: Number(r.scene_id),
   FloorId: Number(r.floor_id),
   Name: r.name,
-  Mac: r.mac,
-  Code: r.code,
-  Major: Number(r.major),
-  Minor: Number(r.minor),
+  // A registry beacon placed indoors may have only one identity (a MAC or a code+major+minor).
+  Mac: r.mac ?? '',
+  Code: r.code ?? '',
+  Major: Number(r.major ?? 0),
+  Minor: Number(r.minor ?? 0),
   Type: Number(r.kind),
   State: Number(r.state),
   X: Number(r.x),

@@ -41,7 +41,7 @@ export interface ScenesChangedEvent {
   sceneIds: number[];
 }
 
-const changed = (ctx: AuthedContext, sceneIds: number[]) => {
+export const changed = (ctx: AuthedContext, sceneIds: number[]) => {
   if (sceneIds.length)
     ctx.deps.bus.publish(SCENES_CHANGED_TOPIC, {
       sceneIds: [...new Set(sceneIds)],
@@ -349,7 +349,7 @@ const anchorValues = (b: AnchorBody | AnchorEditBody) => ({
 });
 
 /** Under the scene's lock: the anchor's type fits the scene and the floor has room. */
-async function checkPlacement(
+export async function checkPlacement(
   tx: Tx,
   floor: { FloorId: number; SceneId: number },
   type: number,
@@ -372,8 +372,8 @@ export async function createAnchor(ctx: AuthedContext, b: AnchorBody) {
       await checkPlacement(tx, floor, b.Type, true);
       const [row] = await rows<{ id: number }>(
         asDb(tx),
-        sql`INSERT INTO scene_anchors (scene_id, floor_id, name, mac, code, major, minor, kind, state, x, y, height, heading, rssi_1m)
-          VALUES (${floor.SceneId}, ${floor.FloorId}, ${v.name}, ${v.mac}, ${v.code}, ${v.major}, ${v.minor}, ${v.kind}, ${v.state},
+        sql`INSERT INTO scene_anchors (owner_id, scene_id, floor_id, name, mac, code, major, minor, kind, state, x, y, height, heading, rssi_1m)
+          VALUES ((SELECT owner_id FROM scenes WHERE id = ${floor.SceneId}), ${floor.SceneId}, ${floor.FloorId}, ${v.name}, ${v.mac}, ${v.code}, ${v.major}, ${v.minor}, ${v.kind}, ${v.state},
             ${v.x}, ${v.y}, ${v.height}, ${v.heading}, ${v.rssi1m})
           RETURNING id`,
       );

@@ -1,5 +1,6 @@
-import { PendingArea } from '../../components/PendingArea';
+// Every beacon of the platform with its owner account (the administrator's page).
+import { BeaconRegistry } from '../position/beacons/BeaconRegistry';
 
 export default function IndoorBeaconsPage() {
-  return <PendingArea view="IndoorBeacons" />;
+  return <BeaconRegistry platformWide />;
 }
