@@ -96,6 +96,8 @@ describe.sequential('inventory in the browser', () => {
       await page.locator('.ant-message').getByText(tx.salesPage.sold.split('{{')[0]!.trim()).first().waitFor();
       await modal().waitFor({ state: 'hidden' });
       await expect.poll(() => rows.filter({ hasText: tx.states['2'] }).count()).toBe(3);
+      // The devices just sold are no longer selected.
+      await expect.poll(() => page.locator('[data-testid="sell-selected"]').isDisabled()).toBe(true);
       await screenshot(page, `inventory-list-${l.lang}`);
 
       // The devices are in the agent's account, unbound.

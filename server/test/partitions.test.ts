@@ -16,13 +16,14 @@ const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 const dayName = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
 const startOfDay = (ms: number) => Math.floor(ms / DAY) * DAY;
 
-/** The migrations folder as it was before the partitioning migration. */
-function migrationsBefore(tag: string): string {
+/** The migrations folder as it was before the migration named `name` (its tag without the number). */
+function migrationsBefore(name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'wt-mig-'));
   cpSync(MIGRATIONS, dir, { recursive: true });
   const journalPath = path.join(dir, 'meta/_journal.json');
   const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
+  const at = journal.entries.findIndex((e) => e.tag.replace(/^\d+_/, '') === name);
+  if (at < 0) throw new Error(`no migration named ${name}`);
   for (const e of journal.entries.slice(at)) rmSync(path.join(dir, `${e.tag}.sql`));
   journal.entries = journal.entries.slice(0, at);
   writeFileSync(journalPath, JSON.stringify(journal));
@@ -44,7 +45,7 @@ function relations(plan: unknown, out = new Set<string>()): Set<string> {
 describe.each(databases())('partitioned time series on %s', (kind) => {
   it('the migration turns existing tables into partitioned ones and keeps every row, pending marks and the event ids', { timeout: 120_000 }, async () => {
     const now = Date.now();
-    const dir = migrationsBefore('0016_partitioned_series');
+    const dir = migrationsBefore('partitioned_series');
     const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-migdata-'));
     const pgdb = kind === 'postgres' ? await createPgDatabase() : undefined;
     let after: Database | undefined;

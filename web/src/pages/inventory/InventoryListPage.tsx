@@ -35,7 +35,7 @@ function StockTab() {
   const versions = useDictOptions('versions');
   const owners = useDictOptions('owners');
   const [editing, setEditing] = useState<{ row: InventoryItemRow | null } | null>(null);
-  const [selling, setSelling] = useState<{ imeis: string[]; modelId?: number } | null>(null);
+  const [selling, setSelling] = useState<{ imeis: string[]; modelId?: number; clear?: () => void } | null>(null);
   const row = editing?.row;
   return (
     <ListPage<InventoryItemRow, StockSearch>
@@ -69,7 +69,8 @@ function StockTab() {
           batch: true,
           visible: mayEdit,
           testId: 'sell-selected',
-          onClick: ({ selectedRows }) => setSelling({ imeis: selectedRows.filter((r) => r.State === 1).map((r) => r.Imei), modelId: selectedRows[0]?.ModelId }),
+          onClick: ({ selectedRows, clearSelection }) =>
+            setSelling({ imeis: selectedRows.filter((r) => r.State === 1).map((r) => r.Imei), modelId: selectedRows[0]?.ModelId, clear: clearSelection }),
         },
       ]}
       actionsColumn={{ title: t('inventory:actions'), width: 150 }}
@@ -116,7 +117,7 @@ function StockTab() {
           },
         ]}
       />
-      <SaleDialog open={selling !== null} imeis={selling?.imeis} modelId={selling?.modelId} onClose={() => setSelling(null)} />
+      <SaleDialog open={selling !== null} imeis={selling?.imeis} modelId={selling?.modelId} onClose={() => setSelling(null)} onDone={selling?.clear} />
     </ListPage>
   );
 }

@@ -22,7 +22,20 @@ interface SaleForm {
   ExpiresAt?: string;
 }
 
-export function SaleDialog({ open, onClose, imeis = [], modelId }: { open: boolean; onClose: () => void; imeis?: string[]; modelId?: number }) {
+export function SaleDialog({
+  open,
+  onClose,
+  onDone,
+  imeis = [],
+  modelId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** After a sale is stored (the list clears its selection of the devices just sold). */
+  onDone?: () => void;
+  imeis?: string[];
+  modelId?: number;
+}) {
   const { t } = useTranslation();
   const models = useDictOptions('models');
   const stores = useDictOptions('stores');
@@ -44,6 +57,7 @@ export function SaleDialog({ open, onClose, imeis = [], modelId }: { open: boole
       successMessage={(r) => t('inventory:salesPage.sold', { no: r.SaleNo })}
       invalidate={[INVENTORY_KEY, ['devices']]}
       onClose={onClose}
+      onDone={onDone}
       testId="sale-form"
       width={560}
       fields={[
