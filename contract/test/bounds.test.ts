@@ -34,6 +34,7 @@ const FILE_FIELDS = new Set([
   '/Scene/addFoorsInfo Plan',
   '/Scene/editFoorsInfo Plan',
   '/Inventory/BatchInsert Content',
+  '/Beacon/Import Content',
 ]);
 
 /** Lists bounded by their own larger limits: a stock-in batch takes 100 000 IMEI/ICCID rows. */

@@ -23,6 +23,8 @@ export function sample(leaf: z.ZodType, key: string, imei: string): unknown {
           imei,
           'someone@example.com',
           '08:00',
+          // Amounts (decimal text).
+          '12.50',
           'x',
         ]
       : t === 'number'
@@ -81,6 +83,15 @@ const COMPLETIONS = new Map<z.ZodType, Record<string, unknown>>(
       ['/Scene/addBeaconsInfoByMonitor', ANCHOR],
       ['/Scene/editBeaconsInfo', ANCHOR],
       ['/Scene/editBeaconsBatchInfo', { State: 1 }],
+      ['/Bluetooth/addBTDeviceInfoMac', { Mac: 'AC:23:3F:A0:00:02' }],
+      ['/Bluetooth/updateBeaconInfoMac', { Mac: 'AC:23:3F:A0:00:02' }],
+      ['/Bluetooth/addBTMasterSlaveInfo', { Slaves: [{ Mac: 'AC:23:3F:A0:00:03' }] }],
+      ['/Bluetooth/updateMasterSlaveInfo', { Slaves: [{ Mac: 'AC:23:3F:A0:00:03' }] }],
+      ['/Command/sendMessageByRoles', { RoleIds: [1] }],
+      ['/Message/Preview', { RoleIds: [1] }],
+      ['/Command/sendIPInfoByUserId', { Host: 'example.com' }],
+      ['/APPInfo/Save', { Url: 'https://example.com/app.apk', Content: { 'zh-CN': '修复', 'zh-TW': '', en: '' } }],
+      ['/APPInfo/UpdateAppVersionByID', { Url: 'https://example.com/app.apk', Content: { 'zh-CN': '修复', 'zh-TW': '', en: '' } }],
     ] as const
   ).map(([path, extra]) => [SCHEMAS[path].request as z.ZodType, extra]),
 );

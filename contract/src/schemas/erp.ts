@@ -12,11 +12,14 @@ import { INT4_MAX, dateInput, id, int, optionalDate, optionalId, requiredText, t
 export const MONEY_MAX_CENTS = 999_999_999_999;
 const MONEY = /^\d{1,10}(\.\d{1,2})?$/;
 
-/** An amount: "12", "12.5" or "12.50" (numbers are read as their decimal text). */
+/**
+ * An amount: the decimal text "12", "12.5" or "12.50". A JSON number is refused: a binary float
+ * cannot carry every amount exactly (money is exact end to end).
+ */
 export const money = (requiredKey = 'validation.required') =>
   z.preprocess(
-    (v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim() : v),
-    z.string({ error: requiredKey }).min(1, { error: requiredKey }).regex(MONEY, { error: 'erp.moneyInvalid' }),
+    (v) => (typeof v === 'string' ? v.trim() : v),
+    z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? requiredKey : 'erp.moneyInvalid') }).min(1, { error: requiredKey }).regex(MONEY, { error: 'erp.moneyInvalid' }),
   );
 
 /** Cents of a checked amount string. */
@@ -79,7 +82,12 @@ export const stockRecordInsert = z.object({
   Direction: int(1, 2, 'erp.directionRequired'),
   Quantity: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
-    z.number({ error: 'erp.quantityRequired' }).int({ error: 'validation.integer' }).refine((n) => n !== 0, { error: 'erp.quantityZero' }).refine((n) => n > 0, { error: 'validation.min' }).refine((n) => n <= 10_000_000, { error: 'validation.max' }),
+    z
+      .number({ error: 'erp.quantityRequired' })
+      .int({ error: 'validation.integer' })
+      .refine((n) => n !== 0, { error: 'erp.quantityZero', abort: true })
+      .min(1, { error: 'validation.min' })
+      .max(10_000_000, { error: 'validation.max' }),
   ),
   RecordDate: dateInput,
   Remark: remark,

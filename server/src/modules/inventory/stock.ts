@@ -192,14 +192,17 @@ export async function updateBatch(ctx: AuthedContext, b: Req<'batchUpdateRequest
     const moved = b.StoreId && b.StoreId !== batch.storeId
       ? await rows<{ model_id: number; store_id: number }>(t, sql`SELECT model_id, store_id FROM inv_items WHERE batch_id = ${batch.id} AND state = ${ITEM_STATES.inStock} FOR UPDATE`)
       : [];
-    await tx
-      .update(invItems)
-      .set({
-        ...(b.VersionId !== undefined ? { versionId: b.VersionId } : {}),
-        ...(b.StoreId !== undefined ? { storeId: b.StoreId } : {}),
-        ...(b.OwnerId !== undefined ? { ownerId: b.OwnerId } : {}),
-      })
-      .where(and(eq(invItems.batchId, batch.id), eq(invItems.state, ITEM_STATES.inStock)));
+    const follow = {
+      ...(b.VersionId !== undefined ? { versionId: b.VersionId } : {}),
+      ...(b.StoreId !== undefined ? { storeId: b.StoreId } : {}),
+      ...(b.OwnerId !== undefined ? { ownerId: b.OwnerId } : {}),
+    };
+    // (A change of the date or remark alone leaves the items as they are.)
+    if (Object.keys(follow).length)
+      await tx
+        .update(invItems)
+        .set(follow)
+        .where(and(eq(invItems.batchId, batch.id), eq(invItems.state, ITEM_STATES.inStock)));
     if (moved.length) await moveStore(t, batch.accountId, moved.map((m) => ({ modelId: m.model_id, storeId: m.store_id })), b.StoreId!, 'batch_store', batch.id);
   });
   return { State: State.OK } as const;
