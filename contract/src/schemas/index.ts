@@ -26,6 +26,7 @@ import * as scene from './scene.js';
 import * as beacon from './beacon.js';
 import * as location from './location.js';
 import * as masterSlave from './master-slave.js';
+import * as asset from './asset.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -121,6 +122,7 @@ const ALL_SCHEMAS = {
   ...beacon.beaconSchemas,
   ...location.locationSchemas,
   ...masterSlave.masterSlaveSchemas,
+  ...asset.assetSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -139,7 +141,7 @@ export type CallRequest<P extends CallPath> = z.input<(typeof SCHEMAS)[P]['reque
 export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['response']>;
 
 export { user };
-export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, beacon, location, masterSlave };
+export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, beacon, location, masterSlave, asset };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

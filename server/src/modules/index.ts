@@ -32,9 +32,10 @@ import { sceneFileRoutes } from './scene/files.js';
 import { beaconCalls } from './beacon/routes.js';
 import { locationCalls } from './location/routes.js';
 import { masterSlaveCalls } from './master-slave/routes.js';
+import { assetCalls } from './asset/routes.js';
 
 export function allCalls(): CallDef[] {
-  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...beaconCalls, ...locationCalls, ...masterSlaveCalls];
+  return [...userCalls, ...deviceCalls, ...personCalls, ...groupCalls, ...roleCalls, ...fenceCalls, ...accountFenceCalls, ...catalogueCalls, ...monitorCalls, ...historyCalls, ...commandCalls, ...alarmCalls, ...healthCalls, ...pushCalls, ...integrationCalls, ...accountCalls, ...permissionCalls, ...platformCalls, ...oplogCalls, ...attendanceCalls, ...sceneCalls, ...indoorCalls, ...beaconCalls, ...locationCalls, ...masterSlaveCalls, ...assetCalls];
 }
 
 export const areaPlugins: FastifyPluginAsync<{ deps: AppDeps }>[] = [deviceFileRoutes, realtimePlugin, ingestRoutes, exportRoutes, brandIconRoutes, sceneFileRoutes];

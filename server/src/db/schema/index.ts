@@ -10,3 +10,4 @@ export * from './account-fence.js';
 export * from './scene.js';
 export * from './indoor.js';
 export * from './beacon.js';
+export * from './asset.js';
