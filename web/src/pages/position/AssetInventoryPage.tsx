@@ -244,7 +244,7 @@ export default function AssetInventoryPage() {
         {
           key: 'State',
           title: t('assets:field.state'),
-          width: 150,
+          width: 170,
           render: (_, r) => (
             <Space size={4}>
               {r.Missing ? <Tag color="red">{t('assets:state.2')}</Tag> : <Tag color="green">{t('assets:state.1')}</Tag>}
