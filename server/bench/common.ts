@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -26,6 +26,8 @@ export function benchArgs(argv = process.argv): Map<string, string> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The 1, 5 and 15 minute load averages, printed beside figures. */
+export const loadAvg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 export const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 export function percentile(sorted: number[], p: number): number {

@@ -39,6 +39,7 @@ import {
   fdLimit,
   fmt,
   imeiOf,
+  loadAvg,
   openMany,
   percentile,
   prepareIngestDatabase,
@@ -61,8 +62,6 @@ const ONLY = args.get('only');
 const DISTRICTS_AS_POLYGONS = args.has('districts-as-polygons');
 /** Keep the attendance database (its URL is printed), to look at its plans afterwards. */
 const KEEP = args.has('keep');
-
-const loadAvg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 // ---------------------------------------------------------------- fences
 

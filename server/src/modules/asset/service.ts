@@ -84,21 +84,24 @@ export async function list(ctx: AuthedContext, q: z.output<typeof schemas.assetL
     Total: Number(counts?.n ?? 0),
     Missing: Number(counts?.missing ?? 0),
     MissingMinutes: ctx.deps.config.ASSET_MISSING_MINUTES,
-    Items: items.map((r) => ({
-      DeviceId: Number(r.device_id),
-      Imei: r.imei,
-      Name: r.name,
-      AccountName: r.account_name,
-      Category: Number(r.category),
-      ExpectedLocationId: r.expected_location_id === null ? null : Number(r.expected_location_id),
-      ExpectedLocationName: r.expected_location_name,
-      LocationId: r.location_id === null ? null : Number(r.location_id),
-      LocationName: r.location_name,
-      FloorName: r.floor_name,
-      LastSeen: iso(r.last_seen),
-      Moving: moving.has(Number(r.device_id)),
-      Missing: !r.last_seen || new Date(r.last_seen).toISOString() < before,
-    })),
+    Items: items.map((r) => {
+      const missing = !r.last_seen || new Date(r.last_seen).toISOString() < before;
+      return {
+        DeviceId: Number(r.device_id),
+        Imei: r.imei,
+        Name: r.name,
+        AccountName: r.account_name,
+        Category: Number(r.category),
+        ExpectedLocationId: r.expected_location_id === null ? null : Number(r.expected_location_id),
+        ExpectedLocationName: r.expected_location_name,
+        LocationId: r.location_id === null ? null : Number(r.location_id),
+        LocationName: r.location_name,
+        FloorName: r.floor_name,
+        LastSeen: iso(r.last_seen),
+        Moving: !missing && moving.has(Number(r.device_id)),
+        Missing: missing,
+      };
+    }),
     PerLocation: perLocation.map((r) => ({ LocationId: Number(r.id), Name: r.name, Count: Number(r.n) })),
   } as const;
 }
