@@ -1,7 +1,7 @@
 // Beacon-assisted positioning: the loudest registered beacon with a place is chosen and its RSSI
 // gives the accuracy; a recent GNSS fix or indoor solution wins over it. Through the real uplink: a
 // wearable hearing a registered beacon is placed at it (method 5 "beacon", no scene), and not once a
-// GNSS fix is recent.
+// GNSS fix is recent; the console's device tracking names the fix.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BEACON_FIX_MAX_M, BEACON_FIX_MIN_M, BETTER_FIX_MS, betterFixRecent, chooseBeacon, type PlacedBeacon } from '../src/rules/beacon-fix.js';
@@ -80,10 +80,14 @@ describe.each(databases())('beacon fixes through the uplink on %s', (kind) => {
     expect([Number(fix!.lat), Number(fix!.lon)]).toEqual([22.5431, 113.9502]);
     expect(Number(fix!.accuracy)).toBeGreaterThan(5);
     expect(Number(fix!.accuracy)).toBeLessThanOrEqual(50);
+    // The console's device tracking names the fix.
+    const tracked = (await p.call('/device/deviceTracking', { DeviceId: d.id, Minutes: 60 }, agent)).body;
+    expect(tracked.Fix).toEqual({ Method: 'beacon', Accuracy: Number(fix!.accuracy) });
 
     // A GNSS fix arrives: the next scan does not place it at the beacon.
     await post({ imei: d.imei, time: new Date(t + 2000).toISOString(), lat: 22.55, lon: 113.96 });
     await post({ imei: d.imei, time: new Date(t + 3000).toISOString(), beacons: [{ mac: 'AC233FB00001', rssi: -60 }] });
     expect((await positions(d.id)).map((x) => x.method)).toEqual([5, null]);
+    expect((await p.call('/device/deviceTracking', { DeviceId: d.id, Minutes: 60 }, agent)).body.Fix).toMatchObject({ Method: 'gnss' });
   });
 });
