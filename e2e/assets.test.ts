@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, screenshot, type ServerProcess } from './harness.js';
-import { choose, consoleSession, modal as modalOf, uplink } from './position.js';
+import { choose, consoleSession, demoUwbAnchor, modal as modalOf, uplink } from './position.js';
 import { callApi, switchLanguage } from './console.js';
 
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'contract/src/messages', `${lang}.json`), 'utf8')).asset as { category: Record<string, string>; result: Record<string, string> };
@@ -23,16 +23,11 @@ let server: ServerProcess;
 let errors: string[];
 let token = '';
 /** A UWB anchor of the demo care home: its MAC, floor and place on the plan. */
-let uwb: { mac: string; floorId: number; x: number; y: number };
+let uwb: Awaited<ReturnType<typeof demoUwbAnchor>>;
 
 beforeAll(async () => {
   ({ page, server, errors } = session);
-  const scenes = (await callApi(page, server.url, '/Scene/SceneInfoListByMonitor', { EnabledOnly: false })).Items as { SceneId: number }[];
-  for (const s of scenes) {
-    const anchors = (await callApi(page, server.url, '/Scene/BeaconsInfoByMonitor', { SceneId: s.SceneId })).Items as { Mac: string; Type: number; FloorId: number; X: number; Y: number }[];
-    const a = anchors.find((x) => x.Type === 2);
-    if (a) uwb = { mac: a.Mac, floorId: a.FloorId, x: a.X, y: a.Y };
-  }
+  uwb = await demoUwbAnchor(page, server.url);
   token = (await callApi(page, server.url, '/Integration/Save', { Name: 'e2e-assets' })).Token;
 });
 

@@ -9,17 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { startPlatform } from '../src/platform.js';
-import {
-  benchArgs,
-  copyCeiling,
-  copyLines,
-  createPostgresDatabase,
-  fmt,
-  loadAvg,
-  percentile,
-} from './common.js';
+import { adminPoster, benchArgs, copyCeiling, copyLines, createPostgresDatabase, fmt, loadAvg, percentile, startDemoPlatform } from './common.js';
 
 const args = benchArgs();
 const TAGS = Number(args.get('asset-tags') ?? 20_000);
@@ -33,22 +23,8 @@ export async function benchAssets() {
   );
   const database = await createPostgresDatabase('wt_bench_assets');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-bench-assets-'));
-  const platform = await startPlatform(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WATCH_PORT: 'off',
-      GT06_PORT: 'off',
-      OSMAND_PORT: 'off',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      DEMO: '1',
-      SIMULATE: '0',
-      // No worker: the location evaluator must not rewrite the presence written below.
-      ROLES: 'api,gateway',
-      DATABASE_URL: database.url,
-    }),
-  );
+  // No worker: the location evaluator must not rewrite the presence written below.
+  const platform = await startDemoPlatform(dataDir, database.url);
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
@@ -143,19 +119,10 @@ export async function benchAssets() {
       await client.query(`VACUUM ANALYZE ${t}`);
     console.log(`   written in ${fmt((performance.now() - t0) / 1000, 1)} s; load average ${loadAvg()}`);
 
-    const login = await fetch(`${platform.url}/api/User/Login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ LoginName: 'admin', Password: 'admin123' }),
-    });
-    const token = ((await login.json()) as { AccessToken: string }).AccessToken;
+    const post = await adminPoster(platform.url);
     const call = async (body: unknown) => {
       const s = performance.now();
-      const res = await fetch(`${platform.url}/api/Asset/List`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
-      });
+      const res = await post('/Asset/List', body);
       const json = (await res.json()) as {
         State: number;
         Total: number;

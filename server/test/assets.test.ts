@@ -8,7 +8,7 @@ import type { DeviceMessage } from '@wt/protocols';
 import { locationWatches } from '../src/modules/location/watch.js';
 import { readSheetRows } from '../src/modules/device/excel.js';
 import { addDevice, type TestDevice } from './alarm-fixtures.js';
-import { CLEAN_SVG, pngDataUrl, svgDataUrl } from './images.js';
+import { positionTenants, sceneWithFloor } from './position-fixtures.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
 type Fields = { Fields?: { Field: string; Message: string }[] };
@@ -26,11 +26,8 @@ describe.each(databases())('asset inventory on %s', (kind) => {
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
-    await p.deps.database.db.execute(sql`UPDATE accounts SET user_type = 3 WHERE login_name IN ('agent01', 'operator01')`);
-    agent = (await p.login('agent01')).token;
-    operator = (await p.login('operator01')).token;
-    sceneId = (await p.call('/Scene/addSceneInfo', { Name: '医院', Lat: 22.54, Lon: 113.93, Address: '深圳', BeaconType: 1, Method: 1, MapSvg: svgDataUrl(CLEAN_SVG) }, agent)).body.SceneId;
-    floorId = (await p.call('/Scene/addFoorsInfo', { SceneId: sceneId, FloorNo: 2, Name: '二楼', Description: '病区', Type: 1, Plan: pngDataUrl(40, 30) }, agent)).body.FloorId;
+    ({ agent, operator } = await positionTenants(p));
+    ({ sceneId, floorId } = await sceneWithFloor(p, agent, '医院', { no: 2, name: '二楼', description: '病区' }));
     locationId = (await p.call('/Bluetooth/AddBeaconLocationInfo', { Name: '器械室', Event: 1, Kind: 1, FloorId: floorId, Points: ROOM }, agent)).body.LocationId;
   });
   afterAll(() => p?.stop());
