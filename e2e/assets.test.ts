@@ -5,7 +5,7 @@
 // there as extra, and exports the sheet; the history keeps it. Screenshots land in e2e/screenshots/.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, screenshot, type ServerProcess } from './harness.js';
 import { choose, consoleSession, demoUwbAnchor, modal as modalOf, uplink } from './position.js';
@@ -13,8 +13,8 @@ import { callApi, switchLanguage } from './console.js';
 
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'contract/src/messages', `${lang}.json`), 'utf8')).asset as { category: Record<string, string>; result: Record<string, string> };
 const LANGS = [
-  { lang: 'zh-CN', name: 'E2E 器械室', imeis: ['865000000000020', '865000000000021', '865000000000022'] },
-  { lang: 'en', name: 'E2E equipment room', imeis: ['865000000000023', '865000000000024', '865000000000025'] },
+  { lang: 'zh-CN', name: 'E2E 器械室', imeis: ['865000000000020', '865000000000021', '865000000000022'], wearable: '865000000000026', fix: '信标' },
+  { lang: 'en', name: 'E2E equipment room', imeis: ['865000000000023', '865000000000024', '865000000000025'], wearable: '865000000000027', fix: 'Beacon' },
 ] as const;
 
 const session = consoleSession({ LOCATION_ENTER_FIXES: '2', LOCATION_ENTER_SECONDS: '0' });
@@ -29,9 +29,14 @@ beforeAll(async () => {
   ({ page, server, errors } = session);
   uwb = await demoUwbAnchor(page, server.url);
   token = (await callApi(page, server.url, '/Integration/Save', { Name: 'e2e-assets' })).Token;
+  // A registered beacon at the garden gate, with a place: a wearable hearing it outdoors is placed there.
+  await callApi(page, server.url, '/Bluetooth/addBTDeviceInfoMac', { Mac: BEACON, Name: 'E2E gate', Type: 1, Lat: 22.5431, Lon: 113.9502 });
 });
 
 const modal = () => modalOf(page);
+const BEACON = 'AC:23:3F:E2:E0:01';
+/** The dialog has finished zooming in. */
+const settled = (l: Locator) => l.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
 /** A UWB engine reports the tag at (dx, dy) metres from the anchor, three times two seconds apart. */
 const walkTo = async (imei: string, dx: number, dy: number) => {
   const t0 = Date.now() - 6000;
@@ -80,6 +85,7 @@ describe.each(LANGS)('asset inventory in $lang', (l) => {
     await modal().locator('[data-testid="stocktake-run"]').click();
     const lines = modal().locator('[data-testid="stocktake-lines"]');
     await lines.locator('tbody tr').first().waitFor({ timeout: 15_000 });
+    await settled(modal());
     const byImei = async (imei: string) => lines.locator('tr', { hasText: imei }).innerText();
     await expect(byImei(pump)).resolves.toContain(tx.result['2']);
     await expect(byImei(tool)).resolves.toContain(tx.result['3']);
@@ -93,8 +99,24 @@ describe.each(LANGS)('asset inventory in $lang', (l) => {
     // The history keeps it.
     await page.locator('[data-testid="open-history"]').click();
     await modal().locator('[data-testid="stocktake-history"] tbody tr', { hasText: l.name }).first().waitFor({ timeout: 15_000 });
+    await settled(modal());
     await screenshot(page, `assets-history-${l.lang}`);
     await modal().locator('.ant-modal-close').first().click();
+
+    // A wearable outdoors hears the registered beacon (the positioning reads the registry's places
+    // every 30 s): placed at it, the tracking card names the fix.
+    await expect
+      .poll(
+        async () => {
+          await uplink(session, 'e2e-assets', token, { imei: l.wearable, time: new Date().toISOString(), beacons: [{ mac: BEACON, rssi: -80 }] });
+          return (await callApi(page, server.url, '/device/deviceTracking', { Imei: l.wearable, Minutes: 60 })).Fix?.Method;
+        },
+        { timeout: 45_000, interval: 1000 },
+      )
+      .toBe('beacon');
+    await page.goto(`${server.url}/track/index?imei=${l.wearable}`);
+    await expect.poll(() => page.locator('[data-testid="track-fix"]').innerText().catch(() => ''), { timeout: 20_000 }).toContain(l.fix);
+    await screenshot(page, `assets-beacon-fix-${l.lang}`);
     expect(errors).toEqual([]);
   });
 });

@@ -162,7 +162,7 @@ function HistoryDialog({ open, onClose }: { open: boolean; onClose: () => void }
         ]}
         columns={[
           { key: 'Time', title: t('assets:field.time'), width: 170, render: (_, r) => formatDateTime(r.Time) },
-          { key: 'LocationName', title: t('assets:field.location'), dataIndex: 'LocationName', onCell: userDataCell },
+          { key: 'LocationName', title: t('messages:asset.column.location'), dataIndex: 'LocationName', onCell: userDataCell },
           { key: 'UserName', title: t('assets:field.takenBy'), dataIndex: 'UserName', onCell: userDataCell, width: 120 },
           { key: 'Expected', title: t('assets:expected'), dataIndex: 'Expected', width: 80 },
           { key: 'Missing', title: t('messages:asset.result.2'), dataIndex: 'Missing', width: 80 },
