@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceMessage } from '@wt/protocols';
 import { locationWatches } from '../src/modules/location/watch.js';
+import { moved } from '../src/rules/asset.js';
 import { readSheetRows } from '../src/modules/device/excel.js';
 import { addDevice, type TestDevice } from './alarm-fixtures.js';
 import { positionTenants, sceneWithFloor } from './position-fixtures.js';
@@ -13,6 +14,21 @@ import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
 type Fields = { Fields?: { Field: string; Message: string }[] };
 const ROOM: [number, number][] = [[2, 2], [8, 2], [8, 6], [2, 6]];
+
+describe('moving or still', () => {
+  const at = (x: number, y: number, floorId: number | null = 1) => ({ lat: null, lon: null, floorId, x, y });
+  const gnss = (lat: number, lon: number) => ({ lat, lon, floorId: null, x: null, y: null });
+  it('is still within the noise of its fixes, moving beyond it or across floors', () => {
+    expect(moved([])).toBe(false);
+    expect(moved([at(5, 5)])).toBe(false);
+    expect(moved([at(5, 5), at(5.5, 5.5), at(6, 5)])).toBe(false);
+    expect(moved([at(5, 5), at(5.5, 5.5), at(8, 5)])).toBe(true);
+    expect(moved([at(5, 5), at(5, 5, 2)])).toBe(true);
+    // Outdoors a still receiver wanders some metres (0.0001 deg is about 11 m).
+    expect(moved([gnss(22.5, 113.9), gnss(22.5001, 113.9)])).toBe(false);
+    expect(moved([gnss(22.5, 113.9), gnss(22.5003, 113.9)])).toBe(true);
+  });
+});
 
 describe.each(databases())('asset inventory on %s', (kind) => {
   let p: TestPlatform;
