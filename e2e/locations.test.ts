@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, screenshot, type ServerProcess } from './harness.js';
-import { choose, consoleSession, modal as modalOf, uplink } from './position.js';
+import { choose, consoleSession, demoUwbAnchor, modal as modalOf, uplink } from './position.js';
 import { callApi, switchLanguage } from './console.js';
 
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'locations.json'), 'utf8')) as Record<string, any>;
@@ -23,16 +23,11 @@ let server: ServerProcess;
 let errors: string[];
 let token = '';
 /** A UWB anchor of the demo care home, and its floor. */
-let uwb: { mac: string; floorId: number; floorName: string; sceneName: string };
+let uwb: Awaited<ReturnType<typeof demoUwbAnchor>>;
 
 beforeAll(async () => {
   ({ page, server, errors } = session);
-  const scenes = (await callApi(page, server.url, '/Scene/SceneInfoListByMonitor', { EnabledOnly: false })).Items as { SceneId: number; Name: string; Floors: { FloorId: number; Name: string }[] }[];
-  for (const s of scenes) {
-    const anchors = (await callApi(page, server.url, '/Scene/BeaconsInfoByMonitor', { SceneId: s.SceneId })).Items as { Mac: string; Type: number; FloorId: number }[];
-    const a = anchors.find((x) => x.Type === 2);
-    if (a) uwb = { mac: a.Mac, floorId: a.FloorId, floorName: s.Floors.find((f) => f.FloorId === a.FloorId)!.Name, sceneName: s.Name };
-  }
+  uwb = await demoUwbAnchor(page, server.url);
   token = (await callApi(page, server.url, '/Integration/Save', { Name: 'e2e-locations' })).Token;
 });
 

@@ -4,7 +4,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchBrowser, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { login } from './console.js';
+import { callApi, login } from './console.js';
 
 export interface ConsoleSession {
   server: ServerProcess;
@@ -49,4 +49,15 @@ export const modal = (page: Page) => page.locator('.ant-modal-wrap:visible .ant-
 export async function choose(page: Page, testId: string, option: string) {
   await modal(page).locator(`[data-testid="${testId}"]`).click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+}
+
+/** A UWB anchor of the demo care home: its MAC, place on the plan, floor and scene. */
+export async function demoUwbAnchor(page: Page, url: string) {
+  const scenes = (await callApi(page, url, '/Scene/SceneInfoListByMonitor', { EnabledOnly: false })).Items as { SceneId: number; Name: string; Floors: { FloorId: number; Name: string }[] }[];
+  for (const s of scenes) {
+    const anchors = (await callApi(page, url, '/Scene/BeaconsInfoByMonitor', { SceneId: s.SceneId })).Items as { Mac: string; Type: number; FloorId: number; X: number; Y: number }[];
+    const a = anchors.find((x) => x.Type === 2);
+    if (a) return { mac: a.Mac, x: a.X, y: a.Y, floorId: a.FloorId, floorName: s.Floors.find((f) => f.FloorId === a.FloorId)!.Name, sceneName: s.Name };
+  }
+  throw new Error('the demo care home has no UWB anchor');
 }

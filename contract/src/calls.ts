@@ -293,6 +293,12 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Beacon/ImportTemplate', area: 'beacon', permission: 'user', note: 'the beacon import template in the reader language' },
   { path: '/BeaconLocation/Delete', area: 'beacon', permission: 'user', note: 'delete locations with their presence and events' },
   { path: '/BeaconLocation/Detail', area: 'beacon', permission: 'user', note: 'a location live: who is inside since when, entries and exits today' },
+  { path: '/Asset/List', area: 'beacon', permission: 'user', note: 'tagged assets of the subtree where they are now, with counts per location' },
+  { path: '/Asset/Save', area: 'beacon', permission: 'user', note: 'mark devices as assets with a category and expected location' },
+  { path: '/Asset/Delete', area: 'beacon', permission: 'user', note: 'devices no longer assets' },
+  { path: '/Asset/StockTake', area: 'beacon', permission: 'user', note: 'stock-take of a location now: expected against seen, saved' },
+  { path: '/Asset/StockTakes', area: 'beacon', permission: 'user', note: 'past stock-takes, newest first' },
+  { path: '/Asset/StockTakeExport', area: 'beacon', permission: 'user', note: 'one stock-take as an .xlsx' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

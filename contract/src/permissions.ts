@@ -337,6 +337,12 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Beacon/ImportTemplate': 'read',
   '/BeaconLocation/Delete': 'beacon.edit',
   '/BeaconLocation/Detail': 'read',
+  '/Asset/List': 'read',
+  '/Asset/Save': 'beacon.edit',
+  '/Asset/Delete': 'beacon.edit',
+  '/Asset/StockTake': 'beacon.edit',
+  '/Asset/StockTakes': 'read',
+  '/Asset/StockTakeExport': 'read',
 };
 
 const NEED_BY_PATH = new Map(Object.entries(CALL_ACTIONS).map(([p, a]) => [p.toLowerCase(), a]));

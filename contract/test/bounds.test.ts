@@ -25,6 +25,7 @@ const requests = Object.entries(SCHEMAS as Record<string, { request: z.ZodType }
 /** Texts that carry files, bounded by their own larger limits. */
 const FILE_FIELDS = new Set([
   '/Device/batchDevicesCreateUserByExcel Content',
+  '/Beacon/Import Content',
   '/Person/SavePersonProfile Avatar',
   '/Person/batchUpdatePerson Avatar',
   '/Platform/UploadIcon Data',

@@ -33,6 +33,8 @@ export interface Fix {
   accuracy?: number;
   /** A fix computed indoors by the positioning engine (lat/lon from the floor's georeference). */
   indoor?: IndoorFix;
+  /** 'beacon': placed at a registered beacon it heard (no GNSS fix, no indoor solution). */
+  method?: 'beacon';
 }
 
 /** Where on a floor plan: metres from the plan's top-left corner, x right, y down. */

@@ -19,9 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import os from 'node:os';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { startPlatform } from '../src/platform.js';
-import { copyLines } from './common.js';
+import { copyLines, startDemoPlatform } from './common.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
@@ -72,21 +70,7 @@ async function main() {
   u.pathname = `/${name}`;
   const dbUrl = u.toString();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-bench-accounts-'));
-  const platform = await startPlatform(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WATCH_PORT: 'off',
-      GT06_PORT: 'off',
-      OSMAND_PORT: 'off',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      DEMO: '1',
-      SIMULATE: '0',
-      ROLES: 'api,gateway',
-      DATABASE_URL: dbUrl,
-    }),
-  );
+  const platform = await startDemoPlatform(dataDir, dbUrl);
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -12,6 +12,8 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { buildWatchFrame, watchContent } from '@wt/protocols';
 import { openDatabase } from '../src/db/client.js';
+import { loadConfig } from '../src/config.js';
+import { startPlatform } from '../src/platform.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,6 +28,8 @@ export function benchArgs(argv = process.argv): Map<string, string> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The 1, 5 and 15 minute load averages, printed beside figures. */
+export const loadAvg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 export const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 export function percentile(sorted: number[], p: number): number {
@@ -423,4 +427,31 @@ export async function runWatchLoad(o: WatchLoadOptions): Promise<WatchLoadResult
     lastFixTime: fixTime,
     serverCpuSeconds: cpu1 - cpu0,
   };
+}
+
+/** The platform in this process on the demo data, without listeners for devices and without a worker (roles api and gateway). */
+export function startDemoPlatform(dataDir: string, databaseUrl: string) {
+  return startPlatform(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WATCH_PORT: 'off',
+      GT06_PORT: 'off',
+      OSMAND_PORT: 'off',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      DEMO: '1',
+      SIMULATE: '0',
+      ROLES: 'api,gateway',
+      DATABASE_URL: databaseUrl,
+    }),
+  );
+}
+
+/** Logs in as the demo admin and answers a function posting a call's body (Chinese replies). */
+export async function adminPoster(url: string) {
+  const login = await fetch(`${url}/api/User/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ LoginName: 'admin', Password: 'admin123' }) });
+  const token = ((await login.json()) as { AccessToken: string }).AccessToken;
+  return (p: string, body: unknown) =>
+    fetch(`${url}/api${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-language': 'zh-CN' }, body: JSON.stringify(body) });
 }

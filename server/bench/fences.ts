@@ -28,8 +28,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { startPlatform } from '../src/platform.js';
 import { districtName, districtPolygons } from '../src/modules/account-fence/districts.js';
 import {
   benchArgs,
@@ -38,11 +36,14 @@ import {
   createPostgresDatabase,
   fdLimit,
   fmt,
+  adminPoster,
   imeiOf,
+  loadAvg,
   openMany,
   percentile,
   prepareIngestDatabase,
   runWatchLoad,
+  startDemoPlatform,
   startServerProcess,
   type LatLon,
   type WatchLoadResult,
@@ -61,8 +62,6 @@ const ONLY = args.get('only');
 const DISTRICTS_AS_POLYGONS = args.has('districts-as-polygons');
 /** Keep the attendance database (its URL is printed), to look at its plans afterwards. */
 const KEEP = args.has('keep');
-
-const loadAvg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 // ---------------------------------------------------------------- fences
 
@@ -288,22 +287,8 @@ async function benchAttendance(measureCeiling: boolean): Promise<number | null> 
   console.log(`\n2. attendance: ${fmt(perSite * SITES)} devices in ${SITES} accounts, one fence each (Mon-Fri 09:00-18:00), ${DAYS} days (${first} to ${last})`);
   const database = await createPostgresDatabase('wt_bench_fences');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-bench-fences-'));
-  const platform = await startPlatform(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WATCH_PORT: 'off',
-      GT06_PORT: 'off',
-      OSMAND_PORT: 'off',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      DEMO: '1',
-      SIMULATE: '0',
-      // No worker: the attendance job must not recompute the rows written below.
-      ROLES: 'api,gateway',
-      DATABASE_URL: database.url,
-    }),
-  );
+  // No worker: the attendance job must not recompute the rows written below.
+  const platform = await startDemoPlatform(dataDir, database.url);
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
@@ -362,10 +347,7 @@ async function benchAttendance(measureCeiling: boolean): Promise<number | null> 
     for (const t of ['accounts', 'devices', 'account_fences', 'account_fence_accounts', 'attendance_daily']) await client.query(`VACUUM ANALYZE ${t}`);
     console.log(`   written in ${fmt(seedS, 1)} s: ${fmt(sites.length)} accounts, ${fmt(perSite * SITES)} devices, ${SITES} fences, ${fmt(inserted.rowCount ?? 0)} attendance_daily rows; load average ${loadAvg()}`);
 
-    const login = await fetch(`${platform.url}/api/User/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ LoginName: 'admin', Password: 'admin123' }) });
-    const token = ((await login.json()) as { AccessToken: string }).AccessToken;
-    const post = (p: string, body: unknown) =>
-      fetch(`${platform.url}/api${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-language': 'zh-CN' }, body: JSON.stringify(body) });
+    const post = await adminPoster(platform.url);
     const call = async (p: string, body: unknown) => {
       const s = performance.now();
       const res = await post(p, body);

@@ -23,8 +23,11 @@
 //    the share of one core the real-time load takes (below 100 %: no growing backlog), confirmed
 //    crossings, and the states held in memory.
 //
+// 5. With `--assets` (alone): the asset inventory's list call on PostgreSQL (bench/assets.ts).
+//
 //   npm run bench:indoor -- [--walkers 40] [--minutes 60] [--sigma 4] [--seed 7] [--tags 2000] [--scans 200000] [--uncalibrated]
 //                           [--location-tags 20000] [--locations 50] [--location-minutes 10] [--locations-only]
+//   npm run bench:indoor -- --assets [--asset-tags 20000] [--locations 50] [--asset-fixes 60] [--samples 20]
 import {
   aoaReadings,
   anchorPairReadings,
@@ -41,6 +44,7 @@ import {
 import { fitRadioModel, IndoorEngine, samplesFromAnchorPairs, type EngineOptionsInput, type IndoorFix, type SceneModel } from '../src/indoor/index.js';
 import { PresenceTracker, closeRing, type TrackedLocation } from '../src/rules/location.js';
 import { benchArgs, fmt, percentile } from './common.js';
+import { benchAssets } from './assets.js';
 
 const args = benchArgs();
 const WALKERS = Number(args.get('walkers') ?? 40);
@@ -248,9 +252,13 @@ function locations(): void {
   console.log(`   ${fmt(samples / s)} positions/s on one core (needed ${fmt(needed)}/s): the real-time load takes ${fmt((needed / (samples / s)) * 100, 1)} % of a core; ${fmt(crossings)} crossings confirmed (${fmt(crossings / (MIN * 60), 1)}/s) by walking tags and ${fmt(doorway)} by the ${fmt(Math.ceil(TAGS_N / 3))} standing in doorways, ${fmt(tracker.states.size)} states held (inside or at a doorway)`);
 }
 
-if (!args.has('locations-only')) {
-  const cal = CALIBRATE ? calibrate() : null;
-  accuracy(cal);
-  throughput(cal);
+if (args.has('assets')) {
+  await benchAssets();
+} else {
+  if (!args.has('locations-only')) {
+    const cal = CALIBRATE ? calibrate() : null;
+    accuracy(cal);
+    throughput(cal);
+  }
+  locations();
 }
-locations();

@@ -183,6 +183,8 @@ const schema = z.object({
   LOCATION_BEACON_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(30),
   /** Master-slave: a slave not heard by its master for this long is separated (a binding may set its own). */
   SLAVE_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(60),
+  /** Asset inventory: an asset not seen for this long is missing (and not counted as seen by a stock-take). */
+  ASSET_MISSING_MINUTES: z.coerce.number().int().min(1).max(43_200).default(30),
 });
 
 export type Config = z.output<typeof schema> & { PUBLIC_URL: string };

@@ -10,7 +10,7 @@ import type { DeviceMessage } from '@wt/protocols';
 import { locationWatches } from '../src/modules/location/watch.js';
 import { rows } from '../src/lib/sql.js';
 import { addDevice, engineOf, type TestDevice } from './alarm-fixtures.js';
-import { CLEAN_SVG, pngDataUrl, svgDataUrl } from './images.js';
+import { positionTenants, sceneWithFloor } from './position-fixtures.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
 type Fields = { Fields?: { Field: string; Message: string }[] };
@@ -27,11 +27,8 @@ describe.each(databases())('locations on %s', (kind) => {
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
-    await p.deps.database.db.execute(sql`UPDATE accounts SET user_type = 3 WHERE login_name IN ('agent01', 'operator01')`);
-    agent = (await p.login('agent01')).token;
-    operator = (await p.login('operator01')).token;
-    sceneId = (await p.call('/Scene/addSceneInfo', { Name: '护理楼', Lat: 22.54, Lon: 113.93, Address: '深圳', BeaconType: 1, Method: 1, MapSvg: svgDataUrl(CLEAN_SVG) }, agent)).body.SceneId;
-    floorId = (await p.call('/Scene/addFoorsInfo', { SceneId: sceneId, FloorNo: 1, Name: '一楼', Description: '大厅', Type: 1, Plan: pngDataUrl(40, 30) }, agent)).body.FloorId;
+    ({ agent, operator } = await positionTenants(p));
+    ({ sceneId, floorId } = await sceneWithFloor(p, agent, '护理楼', { no: 1, name: '一楼', description: '大厅' }));
   });
   afterAll(() => p?.stop());
 

@@ -30,6 +30,7 @@ import * as erp from './erp.js';
 import * as beacon from './beacon.js';
 import * as location from './location.js';
 import * as masterSlave from './master-slave.js';
+import * as asset from './asset.js';
 
 export interface CallSchema {
   request: z.ZodType;
@@ -133,6 +134,7 @@ const ALL_SCHEMAS = {
   ...beacon.beaconSchemas,
   ...location.locationSchemas,
   ...masterSlave.masterSlaveSchemas,
+  ...asset.assetSchemas,
 } satisfies Record<string, CallSchema>;
 
 /** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
@@ -153,7 +155,7 @@ export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['res
 export { user };
 export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, messaging };
 export { inventory, erp };
-export { beacon, location, masterSlave };
+export { beacon, location, masterSlave, asset };
 export * from './walk.js';
 export * from './issues.js';
 export * from './permission.js';

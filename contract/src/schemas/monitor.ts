@@ -103,7 +103,11 @@ export const deviceTrackingResponse = ok({
     })
     .nullable(),
   Trail: z.array(trackPoint),
+  /** The newest point's fix: FIX_METHODS, and its accuracy in metres when known. */
+  Fix: z.object({ Method: z.string(), Accuracy: z.number().nullable() }).nullable(),
 });
+/** How a position was fixed: satellites, cell towers/Wi-Fi, an indoor method, or at a registered beacon heard. */
+export const FIX_METHODS = ['gnss', 'lbs', 'nearest', 'trilateration', 'uwb', 'aoa', 'beacon'] as const;
 
 export const historyRequest = z.object({
   DeviceId: optionalId,

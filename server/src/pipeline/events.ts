@@ -48,6 +48,8 @@ export interface PositionEvent extends DeviceRefEvent {
   buffered?: boolean;
   /** A fix the positioning engine computed indoors. */
   indoor?: IndoorFix;
+  /** 'beacon': placed at a registered beacon it heard. */
+  method?: 'beacon';
 }
 
 export interface HealthEvent extends DeviceRefEvent {

@@ -301,6 +301,7 @@ export class Ingest {
           status: msg.status,
           buffered: msg.buffered || undefined,
           indoor: f?.indoor,
+          ...(f?.method ? { method: f.method } : {}),
         };
         bus.publish(TOPICS.position, e);
       } else if (msg.status && (msg.kind === 'heartbeat' || msg.kind === 'alarm')) {

@@ -8,6 +8,8 @@ export type ConnectionMode = 'long' | 'short';
 
 /** How an indoor fix was computed, as the method columns store it. */
 export const INDOOR_METHOD_CODES: Record<IndoorFix['method'], number> = { nearest: 1, trilateration: 2, uwb: 3, aoa: 4 };
+/** The method column's code of a fix placed at a registered beacon (no scene, floor or plan coordinates). */
+export const BEACON_METHOD_CODE = 5;
 
 /** The indoor part of the latest fix: null when that fix was outdoors. */
 export type IndoorState = (IndoorFix & { accuracy?: number }) | null;

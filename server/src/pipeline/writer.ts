@@ -14,7 +14,7 @@ import type { DeviceRef } from './directory.js';
 import { RateLimitedLog, type Metrics } from './metrics.js';
 import { codeOfDeviceAlarm } from '../rules/alarm-rules.js';
 import { boundDouble, boundInt, boundJson, boundReal, boundSmallint, boundText, boundTime } from './bounds.js';
-import { INDOOR_METHOD_CODES, mergeMessage, newDelta, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
+import { BEACON_METHOD_CODE, INDOOR_METHOD_CODES, mergeMessage, newDelta, stateRowsJson, upsertStateSql, UPSERT_STATE_SQL, type ConnectionMode, type StateDelta } from './state.js';
 
 export interface WriteItem {
   ref: DeviceRef;
@@ -327,7 +327,7 @@ export class BatchWriter {
           fl: f?.indoor ? boundInt(f.indoor.floorId) : null,
           px: f?.indoor ? boundReal(f.indoor.x) : null,
           py: f?.indoor ? boundReal(f.indoor.y) : null,
-          mt: f?.indoor ? INDOOR_METHOD_CODES[f.indoor.method] : null,
+          mt: f?.indoor ? INDOOR_METHOD_CODES[f.indoor.method] : f?.method === 'beacon' ? BEACON_METHOD_CODE : null,
         });
       }
       const h = msg.health;

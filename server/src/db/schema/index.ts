@@ -14,3 +14,4 @@ export * from './retention.js';
 export * from './inventory.js';
 export * from './erp.js';
 export * from './beacon.js';
+export * from './asset.js';

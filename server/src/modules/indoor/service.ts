@@ -10,6 +10,9 @@
 // - a wearable heard beacons: one scan, solved at once;
 // - a UWB engine's coordinates in the frame of its anchor's floor: passed through;
 // - AOA angles at two or more locators: bearings intersected.
+// A wearable's scan that gives no indoor solution (its beacons are on no floor plan) places the
+// device at the loudest registered beacon with a latitude and longitude, unless a valid GNSS fix or
+// an indoor solution is recent (rules/beacon-fix.ts): a position of method "beacon".
 // The configuration (enabled scenes, their floors with a scale, valid anchors) is read from the
 // database at start and again whenever scenes change anywhere in the cluster (SCENES_CHANGED_TOPIC).
 import { sql } from 'drizzle-orm';
@@ -18,7 +21,8 @@ import type { DeviceMessage } from '@wt/protocols';
 import type { AppDeps } from '../../deps.js';
 import { anchorKey, IndoorEngine, type IndoorFix, type SceneModel } from '../../indoor/index.js';
 import { rows } from '../../lib/sql.js';
-import { TOPICS, type BeaconEvent, type UnknownBeaconEvent } from '../../pipeline/events.js';
+import { TOPICS, type BeaconEvent, type PositionEvent, type UnknownBeaconEvent } from '../../pipeline/events.js';
+import { betterFixRecent, chooseBeacon, type BeaconFix, type PlacedBeacon } from '../../rules/beacon-fix.js';
 import type { Service } from '../../services.js';
 
 /** How often gathered gateway observations are solved. */
@@ -80,6 +84,23 @@ interface AnchorRow {
   heading: number;
   rssi_1m: number;
 }
+
+/** Registered beacons (valid) with a latitude and longitude, by MAC and by UUID/major/minor. */
+export async function loadPlacedBeacons(deps: AppDeps): Promise<Map<string, PlacedBeacon>> {
+  const found = await rows<{ id: number; mac: string | null; code: string | null; major: number | null; minor: number | null; lat: number; lon: number }>(
+    deps.database.db,
+    sql`SELECT id, mac, code, major, minor, lat, lon FROM scene_anchors WHERE state = 1 AND lat IS NOT NULL AND lon IS NOT NULL`,
+  );
+  const out = new Map<string, PlacedBeacon>();
+  for (const b of found) {
+    const placed = { id: Number(b.id), lat: Number(b.lat), lon: Number(b.lon) };
+    for (const key of [anchorKey({ mac: b.mac }), anchorKey({ uuid: b.code, major: b.major, minor: b.minor })]) if (key) out.set(key, placed);
+  }
+  return out;
+}
+
+/** How often the registry's places are read again (beacons are registered and moved through their own calls). */
+const BEACONS_RELOAD_MS = 30_000;
 
 /** The scenes as the engine takes them: enabled scenes, their floors and valid anchors. */
 export async function loadSceneModels(
@@ -149,6 +170,11 @@ export class IndoorPositioning {
   private hearings = new Map<string, Hearing>();
   private hearingsTimer: NodeJS.Timeout | undefined;
   private lastPrune = 0;
+  /** Registered beacons with a place (beacon-assisted positioning). */
+  private placed = new Map<string, PlacedBeacon>();
+  /** Device id -> when it last had a valid GNSS fix and an indoor solution (ms). */
+  private lastFix = new Map<number, { gnss?: number; indoor?: number }>();
+  private beaconsTimer: NodeJS.Timeout | undefined;
   /** Device id (the engine's tag) -> IMEI (the identity the pipeline resolves). */
   private imeis = new Map<string, string>();
   private unsubscribe: (() => void)[] = [];
@@ -168,7 +194,10 @@ export class IndoorPositioning {
       this.deps.bus.subscribe<BeaconEvent>(TOPICS.beacon, (e) => this.onBeacon(e)),
       this.deps.bus.subscribe(sceneSchemas.SCENES_CHANGED_TOPIC, () => this.scheduleReload(), { cluster: true }),
       this.deps.bus.subscribe<UnknownBeaconEvent>(TOPICS.beaconUnknown, (e) => this.onAnchorHeard(e)),
+      this.deps.bus.subscribe<PositionEvent>(TOPICS.position, (e) => this.onPosition(e)),
     );
+    this.beaconsTimer = setInterval(() => void this.reload(), BEACONS_RELOAD_MS);
+    this.beaconsTimer.unref();
     this.hearingsTimer = setInterval(() => void this.writeHearings(), HEARINGS_FLUSH_MS);
     this.hearingsTimer.unref();
     this.timer = setInterval(() => this.write(this.engine.flush(Date.now())), FLUSH_MS);
@@ -180,6 +209,7 @@ export class IndoorPositioning {
     for (const u of this.unsubscribe.splice(0)) u();
     clearInterval(this.timer);
     clearInterval(this.hearingsTimer);
+    clearInterval(this.beaconsTimer);
     clearTimeout(this.reloadTimer);
     await this.writeHearings();
     // What was gathered is solved and written before the pipeline closes.
@@ -199,6 +229,7 @@ export class IndoorPositioning {
         this.engine.setScenes(models);
         this.places = places;
         this.anchors = anchors;
+        this.placed = await loadPlacedBeacons(this.deps);
       } catch (err) {
         this.deps.log.error({ err }, 'loading the indoor scenes failed');
       }
@@ -242,6 +273,30 @@ export class IndoorPositioning {
     }
     const done = fixes.filter((f): f is IndoorFix => !!f);
     if (done.length) this.write(done);
+    else if (b.kind === 'ble' && !b.gatewayId && b.beacons?.length && !betterFixRecent(this.lastFix.get(e.deviceId), time)) {
+      const heard = b.beacons.flatMap((x) => {
+        const key = anchorKey(x);
+        return key ? [{ key, rssi: x.rssi }] : [];
+      });
+      const fix = chooseBeacon(heard, this.placed);
+      if (fix) this.writeBeaconFix(e.imei, fix, time);
+    }
+  }
+
+  /** What the device's positions say about better fixes than a beacon's. */
+  private onPosition(e: PositionEvent) {
+    const time = Date.parse(e.time);
+    if (!Number.isFinite(time)) return;
+    const last = this.lastFix.get(e.deviceId) ?? {};
+    if (e.indoor) last.indoor = Math.max(last.indoor ?? 0, time);
+    else if (e.valid && e.lat !== null && e.method !== 'beacon') last.gnss = Math.max(last.gnss ?? 0, time);
+    else return;
+    this.lastFix.set(e.deviceId, last);
+  }
+
+  private writeBeaconFix(imei: string, f: BeaconFix, ms: number) {
+    const time = new Date(ms);
+    this.submit([{ deviceId: imei, protocol: 'uplink', kind: 'position', type: 'beacon', time, fix: { time, valid: true, lat: f.lat, lon: f.lon, accuracy: f.accuracy, method: 'beacon' } }]);
   }
 
   /** A gateway (an anchor) heard another anchor of its floor: gathered for the calibration. */
@@ -312,6 +367,11 @@ export class IndoorPositioning {
         },
       });
     }
+    this.submit(messages);
+  }
+
+  /** Positions through the pipeline, counted and awaited by `settled`. */
+  private submit(messages: DeviceMessage[]) {
     if (!messages.length) return;
     this.counters.fixes += messages.length;
     const p = this.deps.ingest.ingest(messages, { transport: 'indoor', remote: 'positioning', mode: 'short' }).then(

@@ -4,6 +4,7 @@ import type { AuthedContext, AuthUser } from '../../calls.js';
 import { AppError } from '../../lib/errors.js';
 import { accountInScope, subtreePattern } from '../../lib/scope.js';
 import { compactDevices, countDevices, listDevices, SOS_TYPE, SOS_WINDOW, type DeviceFilter } from './repo.js';
+import { BEACON_METHOD_CODE, INDOOR_METHOD_CODES } from '../../pipeline/state.js';
 
 /** The account whose subtree a call lists: the caller, or a sub-account it names. */
 export async function scopeOf(ctx: AuthedContext, userId?: number): Promise<Pick<AuthUser, 'path'>> {
@@ -41,6 +42,13 @@ export async function deviceInScope(ctx: AuthedContext, deviceId?: number, imei?
   return d;
 }
 
+/** The name of a position's fix (FIX_METHODS) from its method column (1-4 indoor, 5 beacon) and validity. */
+function fixMethod(code: number | null, valid: boolean): string {
+  if (code === BEACON_METHOD_CODE) return 'beacon';
+  const indoor = Object.entries(INDOOR_METHOD_CODES).find(([, c]) => c === code)?.[0];
+  return indoor ?? (valid ? 'gnss' : 'lbs');
+}
+
 export async function deviceTracking(ctx: AuthedContext, body: { DeviceId?: number; Imei?: string; Minutes: number }) {
   const device = await deviceInScope(ctx, body.DeviceId, body.Imei);
   const q = ctx.deps.database.query.bind(ctx.deps.database);
@@ -54,8 +62,8 @@ export async function deviceTracking(ctx: AuthedContext, body: { DeviceId?: numb
       [device.DeviceId],
     ),
     // The newest points of the window, oldest first.
-    q<{ lat: number; lon: number; time: Date; speed: number | null; course: number | null }>(
-      `SELECT * FROM (SELECT lat, lon, time, speed, course FROM positions
+    q<{ lat: number; lon: number; time: Date; speed: number | null; course: number | null; valid: boolean; method: number | null; accuracy: number | null }>(
+      `SELECT * FROM (SELECT lat, lon, time, speed, course, valid, method, accuracy FROM positions
          WHERE device_id = $1 AND time > now() - make_interval(mins => $2::int) AND lat IS NOT NULL
          ORDER BY time DESC LIMIT 5000) p ORDER BY time`,
       [device.DeviceId, body.Minutes],
@@ -63,6 +71,7 @@ export async function deviceTracking(ctx: AuthedContext, body: { DeviceId?: numb
   ]);
   const p = persons[0];
   const h = health[0];
+  const last = trail.at(-1);
   return {
     State: 200 as const,
     Device: device,
@@ -79,6 +88,7 @@ export async function deviceTracking(ctx: AuthedContext, body: { DeviceId?: numb
           }
         : null,
     Trail: trail.map((t) => ({ Lat: t.lat, Lon: t.lon, Time: new Date(t.time).toISOString(), Speed: t.speed, Course: t.course })),
+    Fix: last ? { Method: fixMethod(last.method === null ? null : Number(last.method), last.valid), Accuracy: last.accuracy === null ? null : Number(last.accuracy) } : null,
   };
 }
 

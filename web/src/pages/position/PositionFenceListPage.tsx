@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog, ListPage, addAction, type ListQuery } from '../../patterns';
 import { userDataCell } from '../../i18n/texts';
-import { SearchSelect } from './SearchSelect';
+import { DeviceIdPicker, SearchSelect } from './SearchSelect';
 import { useCan } from '../../access/can';
 import { FloorSelect, SceneSelect } from '../scene/SceneSelect';
 import { useAllScenes } from '../scene/queries';
@@ -44,22 +44,7 @@ function BeaconPicker({ value, onChange }: { value?: number[]; onChange?: (v: nu
 
 function DevicePicker({ value, onChange }: { value?: number[]; onChange?: (v: number[]) => void }) {
   const { t } = useTranslation();
-  return (
-    <SearchSelect<number>
-      multiple
-      queryKey={['devices', 'pick-id']}
-      search={async (text) =>
-        (await call('/Device/devicesByUserId', /^\d+$/.test(text) ? { PageNo: 1, PageCount: 30, Imei: text } : { PageNo: 1, PageCount: 30, Name: text || undefined })).Items.map((d) => ({
-          value: d.DeviceId,
-          label: `${d.Name || d.Imei} (${d.Imei})`,
-        }))
-      }
-      value={value}
-      onChange={onChange}
-      placeholder={t('locations:field.devicesHint')}
-      testId="location-devices"
-    />
-  );
+  return <DeviceIdPicker value={value} onChange={onChange} placeholder={t('locations:field.devicesHint')} testId="location-devices" />;
 }
 
 function LocationDialog({ location, open, onClose }: { location: Location | null; open: boolean; onClose: () => void }) {

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { userDataOptions } from '../../i18n/texts';
+import { call } from '../../api/client';
 
 type Value = string | number;
 
@@ -29,6 +30,26 @@ export function SearchSelect<V extends Value>(props: {
       options={found.data ?? []}
       {...userDataOptions}
       data-testid={props.testId}
+    />
+  );
+}
+
+/** Devices of the subtree picked by IMEI (digits) or name, as ids. */
+export function DeviceIdPicker(props: { value?: number[]; onChange?: (v: number[]) => void; placeholder: string; testId: string }) {
+  return (
+    <SearchSelect<number>
+      multiple
+      queryKey={['devices', 'pick-id']}
+      search={async (text) =>
+        (await call('/Device/devicesByUserId', /^\d+$/.test(text) ? { PageNo: 1, PageCount: 30, Imei: text } : { PageNo: 1, PageCount: 30, Name: text || undefined })).Items.map((d) => ({
+          value: d.DeviceId,
+          label: `${d.Name || d.Imei} (${d.Imei})`,
+        }))
+      }
+      value={props.value}
+      onChange={props.onChange}
+      placeholder={props.placeholder}
+      testId={props.testId}
     />
   );
 }

@@ -52,6 +52,7 @@ export default function TrackPage() {
     enabled: !!imei,
   });
   const device = tracking.data?.Device;
+  const fix = tracking.data?.Fix ?? null;
 
   useEffect(() => {
     if (!tracking.data) return;
@@ -109,6 +110,14 @@ export default function TrackPage() {
                   <RelativeTime value={lastSeen} />
                 </Descriptions.Item>
                 <Descriptions.Item label={t('track.following')}>{t('track.points', { count: trail.length })}</Descriptions.Item>
+                {fix && (
+                  <Descriptions.Item label={t('track.fixType')}>
+                    <span data-testid="track-fix">
+                      {t(`track.fix.${fix.Method}`, { defaultValue: fix.Method })}
+                      {fix.Accuracy !== null && ` ${t('track.accuracy', { metres: Math.round(fix.Accuracy) })}`}
+                    </span>
+                  </Descriptions.Item>
+                )}
               </Descriptions>
             )}
           </Space>
