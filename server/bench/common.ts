@@ -228,13 +228,22 @@ export async function copyLines(client: pg.Client, statement: string, lines: Ite
   await pipeline(Readable.from(chunks), client.query(copyFrom(statement)));
 }
 
+/**
+ * Device times of generated rows start six hours ago, 100 ms apart: recent days have their own
+ * partitions (positions are partitioned by day; older or future days land in the default one).
+ */
+function recentStart(): number {
+  return Date.now() - 6 * 3_600_000;
+}
+
 const POSITION_COLUMNS = 'device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, cells, wifi, attributes';
 
 /** Position rows as the pipeline writes them, for the ceiling. */
 function* positionLines(rows: number, deviceIds: number[]): Generator<string> {
   const received = new Date().toISOString();
+  const start = recentStart();
   for (let i = 0; i < rows; i++) {
-    const t = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    const t = new Date(start + i * 100).toISOString();
     const attrs = `{"type": "UD", "battery": 90, "signal": 80, "steps": ${i % 5000}, "tumbles": 0, "status": 0}`;
     yield `${deviceIds[i % deviceIds.length]}\t${t}\t${received}\t22.5${i % 1000}\t114.0${i % 977}\tt\t12.5\t90\t10\t\\N\t7\t\\N\t\\N\t${attrs}\n`;
   }
@@ -265,6 +274,7 @@ export async function insertCeilingPglite(dataDir: string, rows: number): Promis
   const db = await openDatabase({ dataDir });
   const ids = (await db.query<{ id: number }>('SELECT id FROM devices ORDER BY id')).map((r) => r.id);
   const received = new Date().toISOString();
+  const start = recentStart();
   const PER = 1000;
   const started = performance.now();
   for (let i = 0; i < rows; i += PER) {
@@ -275,7 +285,7 @@ export async function insertCeilingPglite(dataDir: string, rows: number): Promis
       const j = i + k;
       const b = params.length;
       values.push(`($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, true, 12.5, 90, 10, NULL, 7, NULL, NULL, $${b + 6}::jsonb)`);
-      params.push(ids[j % ids.length], new Date(Date.UTC(2026, 0, 1) + j * 1000).toISOString(), received, 22.5 + (j % 1000) / 1e4, 114 + (j % 977) / 1e4,
+      params.push(ids[j % ids.length], new Date(start + j * 100).toISOString(), received, 22.5 + (j % 1000) / 1e4, 114 + (j % 977) / 1e4,
         `{"type": "UD", "battery": 90, "signal": 80, "steps": ${j % 5000}, "tumbles": 0, "status": 0}`);
     }
     await db.query(`INSERT INTO positions (${POSITION_COLUMNS}) VALUES ${values.join(',')}`, params);
@@ -308,7 +318,7 @@ export interface WatchLoadOptions {
    * Default: every device at one point.
    */
   route?: { groups: number; at(group: number, tick: number): LatLon };
-  /** Device time of the first tick's fixes, ms (default 2026-01-01). */
+  /** Device time of the first tick's fixes, ms (default an hour ago). */
   fixTimeStart?: number;
 }
 
@@ -368,7 +378,7 @@ export async function runWatchLoad(o: WatchLoadOptions): Promise<WatchLoadResult
   const lkPhase = active.map((_, i) => i % (1000 / TICK));
   const tails: string[] = new Array(route.groups);
   let tick = 0;
-  let fixTime = o.fixTimeStart ?? Date.UTC(2026, 0, 1);
+  let fixTime = o.fixTimeStart ?? Date.now() - 3_600_000;
   const timer = setInterval(() => {
     tick++;
     fixTime += 1000;
