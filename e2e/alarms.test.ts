@@ -249,7 +249,7 @@ describe('alarms from simulated watches', () => {
     await recordsSettled(page);
     await screenshot(page, 'alarms-records-en');
     await open(page, '/alarm/rule');
-    await page.locator('.ant-table-row', { hasText: 'Watch removed' }).waitFor();
+    await page.locator('.ant-table-row', { hasText: 'Left account fence' }).waitFor();
     await screenshot(page, 'alarms-types-en');
     await open(page, '/alarm/alarmSetting');
     await page.locator('.ant-table-row', { hasText: 'SOS' }).first().waitFor();

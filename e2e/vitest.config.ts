@@ -12,6 +12,9 @@ export default defineConfig({
     // A real server, a simulator and Chromium share two cores: a test that fails is run once more
     // before it counts (its assertions are unchanged; each test can be repeated on the same state).
     retry: 1,
+    // What a page shows after a save waits for its answer and a refetch: more than vitest's 1 s
+    // default of expect.poll on a loaded machine.
+    expect: { poll: { timeout: 10_000 } },
     sequence: { groupOrder: 2 },
   },
 });

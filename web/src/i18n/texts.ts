@@ -31,9 +31,10 @@ export function builtInTypeName(locale: Locale, code: number): string {
   return builtInAlarmTypeName(locale, code) ?? String(code);
 }
 
-/** The title of a column of the device import sheet (LoginName, IMEI ...). */
+/** The title of a column of an import sheet: the device import's (LoginName, IMEI ...) or the beacon import's. */
 export function importColumnTitle(t: TFunction, column: string): string {
-  return t(`messages:device.importColumns.${column}`, { defaultValue: t(`messages:beacon.columns.${column}`, { defaultValue: column }) });
+  // A list of keys: the first that exists answers, and only a column neither names counts as missing.
+  return t([`messages:device.importColumns.${column}`, `messages:beacon.columns.${column}`], { defaultValue: column });
 }
 
 /**
