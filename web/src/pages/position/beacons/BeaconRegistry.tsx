@@ -173,7 +173,7 @@ export function BeaconRegistry({ platformWide = false }: { platformWide?: boolea
         },
       ]}
       selectable={mayEdit}
-      actionsColumn={{ title: t('beacons:actions'), width: 230, fixed: 'right' }}
+      actionsColumn={{ title: t('beacons:actions'), width: 290, fixed: 'right' }}
       rowActions={(r) => [
         { key: 'edit', visible: mayEdit, label: t('beacons:editShort'), icon: <EditOutlined />, onClick: () => setEditing({ model: r.Model === 2 ? 2 : 1, beacon: r }) },
         {
