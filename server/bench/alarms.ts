@@ -19,8 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ALARM_TYPES } from '@wt/contract';
-import { loadConfig } from '../src/config.js';
-import { startPlatform } from '../src/platform.js';
+import { startDemoPlatform } from './common.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
@@ -52,21 +51,7 @@ async function main() {
       await c.end();
     };
   }
-  const platform = await startPlatform(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WATCH_PORT: 'off',
-      GT06_PORT: 'off',
-      OSMAND_PORT: 'off',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      DEMO: '1',
-      SIMULATE: '0',
-      ROLES: 'api',
-      ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
-    }),
-  );
+  const platform = await startDemoPlatform(dataDir, dbUrl, 'api');
   try {
     const q = platform.deps.database.query.bind(platform.deps.database);
     const devices = await q<{ n: number }>(`SELECT count(*)::int AS n FROM devices`);

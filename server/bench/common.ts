@@ -439,8 +439,11 @@ export async function runWatchLoad(o: WatchLoadOptions): Promise<WatchLoadResult
   };
 }
 
-/** The platform in this process on the demo data, without listeners for devices and without a worker (roles api and gateway). */
-export function startDemoPlatform(dataDir: string, databaseUrl: string) {
+/**
+ * The platform in this process on the demo data, without listeners for devices and without a worker
+ * (roles api and gateway by default); the embedded database when no URL is given.
+ */
+export function startDemoPlatform(dataDir: string, databaseUrl?: string, roles = 'api,gateway') {
   return startPlatform(
     loadConfig({
       PORT: '0',
@@ -452,8 +455,8 @@ export function startDemoPlatform(dataDir: string, databaseUrl: string) {
       DATA_DIR: dataDir,
       DEMO: '1',
       SIMULATE: '0',
-      ROLES: 'api,gateway',
-      DATABASE_URL: databaseUrl,
+      ROLES: roles,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     }),
   );
 }
