@@ -2,7 +2,7 @@
 // date, amount, number). A batch repeating another's unit price and quantity is kept only after the
 // user confirms (SPEC §5); invoices never total more than the payments (the server refuses).
 import { useState } from 'react';
-import { App, Button, DatePicker, Descriptions, Drawer, Input, InputNumber, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, DatePicker, Descriptions, Drawer, Input, InputNumber, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
@@ -48,6 +48,37 @@ function deleteColumn<R>(t: TFunction, visible: boolean, name: (r: R) => string,
   };
 }
 
+/** A titled table of the order's drawer (batches, invoices) with its "add" button. */
+function DrawerTable<R extends { Id: number }>({
+  title,
+  add,
+  rows,
+  testId,
+  columns,
+}: {
+  title: string;
+  add?: { label: string; testId: string; onClick: () => void };
+  rows: R[];
+  testId: string;
+  columns: TableColumnsType<R>;
+}) {
+  return (
+    <div>
+      <Space style={{ marginBottom: 8 }}>
+        <Typography.Title level={5} style={{ margin: 0 }}>
+          {title}
+        </Typography.Title>
+        {add ? (
+          <Button size="small" icon={<PlusOutlined />} onClick={add.onClick} data-testid={add.testId}>
+            {add.label}
+          </Button>
+        ) : null}
+      </Space>
+      <Table<R> size="small" rowKey="Id" pagination={false} dataSource={rows} data-testid={testId} columns={columns} />
+    </div>
+  );
+}
+
 export function PurchaseDrawer({ orderId, onClose, mayEdit }: { orderId: number | null; onClose: () => void; mayEdit: boolean }) {
   const { t } = useTranslation();
   // The order as the server has it now: a batch or an invoice saved asks it again (under ERP_KEY).
@@ -89,54 +120,32 @@ export function PurchaseDrawer({ orderId, onClose, mayEdit }: { orderId: number 
             <Descriptions.Item label={t('erp:purchase.paid')}>{order.Paid}</Descriptions.Item>
             <Descriptions.Item label={t('erp:purchase.invoiced')}>{order.Invoiced}</Descriptions.Item>
           </Descriptions>
-          <div>
-            <Space style={{ marginBottom: 8 }}>
-              <Typography.Title level={5} style={{ margin: 0 }}>{t('erp:purchase.batches')}</Typography.Title>
-              {mayEdit && unaudited ? (
-                <Button size="small" icon={<PlusOutlined />} onClick={() => setAdding('batch')} data-testid="purchase-add-batch">
-                  {t('erp:purchase.addBatch')}
-                </Button>
-              ) : null}
-            </Space>
-            <Table
-              size="small"
-              rowKey="Id"
-              pagination={false}
-              dataSource={order.Batches}
-              data-testid="purchase-batches"
-              columns={[
-                { key: 'BatchDate', title: t('erp:purchase.batchDate'), dataIndex: 'BatchDate' },
-                { key: 'Quantity', title: t('erp:quantity'), dataIndex: 'Quantity' },
-                { key: 'UnitPrice', title: t('erp:purchase.unitPrice'), dataIndex: 'UnitPrice' },
-                { key: 'AmountPaid', title: t('erp:purchase.amountPaid'), dataIndex: 'AmountPaid' },
-                deleteColumn<{ Id: number; BatchDate: string }>(t, mayEdit && unaudited, (b) => b.BatchDate, (b) => call('/Erp/PurchaseBatchDelete', { Id: b.Id })),
-              ]}
-            />
-          </div>
-          <div>
-            <Space style={{ marginBottom: 8 }}>
-              <Typography.Title level={5} style={{ margin: 0 }}>{t('erp:purchase.invoices')}</Typography.Title>
-              {mayEdit ? (
-                <Button size="small" icon={<PlusOutlined />} onClick={() => setAdding('invoice')} data-testid="purchase-add-invoice">
-                  {t('erp:purchase.addInvoice')}
-                </Button>
-              ) : null}
-            </Space>
-            <Table
-              size="small"
-              rowKey="Id"
-              pagination={false}
-              dataSource={order.Invoices}
-              data-testid="purchase-invoices"
-              columns={[
-                { key: 'Company', title: t('erp:purchase.company'), dataIndex: 'Company' },
-                { key: 'InvoiceDate', title: t('erp:purchase.invoiceDate'), dataIndex: 'InvoiceDate' },
-                { key: 'Amount', title: t('erp:purchase.invoiceAmount'), dataIndex: 'Amount' },
-                { key: 'Number', title: t('erp:purchase.invoiceNo'), dataIndex: 'Number' },
-                deleteColumn<{ Id: number; Number: string }>(t, mayEdit, (i) => i.Number, (i) => call('/Erp/InvoiceDelete', { Id: i.Id })),
-              ]}
-            />
-          </div>
+          <DrawerTable
+            title={t('erp:purchase.batches')}
+            add={mayEdit && unaudited ? { label: t('erp:purchase.addBatch'), testId: 'purchase-add-batch', onClick: () => setAdding('batch') } : undefined}
+            rows={order.Batches}
+            testId="purchase-batches"
+            columns={[
+              { key: 'BatchDate', title: t('erp:purchase.batchDate'), dataIndex: 'BatchDate' },
+              { key: 'Quantity', title: t('erp:quantity'), dataIndex: 'Quantity' },
+              { key: 'UnitPrice', title: t('erp:purchase.unitPrice'), dataIndex: 'UnitPrice' },
+              { key: 'AmountPaid', title: t('erp:purchase.amountPaid'), dataIndex: 'AmountPaid' },
+              deleteColumn<{ Id: number; BatchDate: string }>(t, mayEdit && unaudited, (b) => b.BatchDate, (b) => call('/Erp/PurchaseBatchDelete', { Id: b.Id })),
+            ]}
+          />
+          <DrawerTable
+            title={t('erp:purchase.invoices')}
+            add={mayEdit ? { label: t('erp:purchase.addInvoice'), testId: 'purchase-add-invoice', onClick: () => setAdding('invoice') } : undefined}
+            rows={order.Invoices}
+            testId="purchase-invoices"
+            columns={[
+              { key: 'Company', title: t('erp:purchase.company'), dataIndex: 'Company' },
+              { key: 'InvoiceDate', title: t('erp:purchase.invoiceDate'), dataIndex: 'InvoiceDate' },
+              { key: 'Amount', title: t('erp:purchase.invoiceAmount'), dataIndex: 'Amount' },
+              { key: 'Number', title: t('erp:purchase.invoiceNo'), dataIndex: 'Number' },
+              deleteColumn<{ Id: number; Number: string }>(t, mayEdit, (i) => i.Number, (i) => call('/Erp/InvoiceDelete', { Id: i.Id })),
+            ]}
+          />
         </Space>
       ) : null}
       <FormDialog<BatchForm>
