@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, closeOverlays, login, pickAccount } from './console.js';
+import { callApi, closeOverlays, freshTab, login, pickAccount } from './console.js';
 
 const texts = (lang: string, file: string) => JSON.parse(readFileSync(path.join(root, file.replace('{lang}', lang)), 'utf8')) as Record<string, any>;
 const zh = texts('zh-CN', 'web/src/i18n/locales/{lang}/accounts.json');
@@ -30,17 +30,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** A fresh tab of a logged-in context, given the session as a link opened in a new tab is. */
-async function freshTab(ctx: BrowserContext, first: Page, to: string): Promise<Page> {
-  const session = await first.evaluate(() => Object.fromEntries(Object.entries(sessionStorage)));
-  await ctx.addInitScript((s) => {
-    for (const [k, v] of Object.entries(s)) if (sessionStorage.getItem(k) === null) sessionStorage.setItem(k, v as string);
-  }, session);
-  const tab = await ctx.newPage();
-  await tab.goto(`${server.url}${to}`);
-  return tab;
-}
 
 /** The row of an account in the children table. */
 const rowOf = (page: Page, loginName: string) => page.locator('[data-testid="accounts-table"] tr', { has: page.locator(`[data-testid="account-row-${loginName}"]`) });
@@ -66,8 +55,7 @@ describe('accounts console (administrator, zh-CN)', () => {
     ctx = await newContext(browser, { locale: 'zh-CN' });
     const first = await ctx.newPage();
     await login(first, server.url, 'zh-CN');
-    page = await freshTab(ctx, first, '/account/accounts');
-    errors = watchErrors(page);
+    ({ tab: page, errors } = await freshTab(first, server.url, '/account/accounts'));
     await first.close();
     await page.locator('[data-testid="account-row-agent01"]').waitFor({ timeout: 30_000 });
   });
@@ -202,8 +190,7 @@ describe('agent authorization (agent01, en)', () => {
     expect((await callApi(first, server.url, '/Device/batchMoveDeviceToAccount', { Imeis: [END_IMEI], TargetUserId: endUser.UserId })).State).toBe(200);
     await first.evaluate(() => sessionStorage.clear());
     await login(first, server.url, 'en', 'agent01');
-    page = await freshTab(ctx, first, '/account/accounts');
-    errors = watchErrors(page);
+    ({ tab: page, errors } = await freshTab(first, server.url, '/account/accounts'));
     await first.close();
     await page.locator('[data-testid="account-row-clinic01"]').waitFor({ timeout: 30_000 });
   });

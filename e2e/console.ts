@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { root } from './harness.js';
+import { root, watchErrors } from './harness.js';
 
 /** Logs in through the login form (the demo administrator unless told otherwise), in a console language. */
 export async function login(page: Page, url: string, lang = 'zh-CN', name = 'admin', password = 'admin123') {
@@ -16,6 +16,26 @@ export async function login(page: Page, url: string, lang = 'zh-CN', name = 'adm
   await page.locator('button[type="submit"]').click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 20_000 });
   await page.locator('.ant-menu').first().waitFor();
+}
+
+/**
+ * Opens `to` by its address in a new tab of the logged-in page's browser context, as a link opened in
+ * a new tab is: the tab starts with the page's session (sessionStorage is per tab) and, when `lang` is
+ * given, in that console language. Errors are watched from the first request.
+ */
+export async function freshTab(from: Page, url: string, to: string, lang?: string): Promise<{ tab: Page; errors: string[] }> {
+  const session = await from.evaluate(() => Object.fromEntries(Object.entries(sessionStorage)));
+  const tab = await from.context().newPage();
+  const errors = watchErrors(tab);
+  await tab.addInitScript(
+    ([s, l]) => {
+      for (const [k, v] of Object.entries(s)) if (sessionStorage.getItem(k) === null) sessionStorage.setItem(k, v);
+      if (l) localStorage.setItem('wt.locale', l);
+    },
+    [session, lang ?? ''] as const,
+  );
+  await tab.goto(`${url}${to}`);
+  return { tab, errors };
 }
 
 /**

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { CJK, callApi, cjkTexts, login, open } from './console.js';
+import { CJK, callApi, cjkTexts, freshTab, login, open } from './console.js';
 
 type Texts = { platform: { saved: string }; calls: Record<string, string>; oplog: { success: string }; logs: { tab: string; actions: Record<string, string> } };
 const routeTexts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'route.json'), 'utf8')) as Record<string, string>;
@@ -30,11 +30,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The session keys of a tab, to open another tab of the same session by address. */
-async function sessionOf(page: Page): Promise<Record<string, string>> {
-  return page.evaluate(() => Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, sessionStorage.getItem(k) ?? ''])));
-}
-
 /** Fonts loaded (the CJK fallback font included) and two frames drawn since. */
 async function settled(page: Page) {
   await page.evaluate(async () => {
@@ -44,18 +39,9 @@ async function settled(page: Page) {
   });
 }
 
-/** Opens `to` by its address in a new tab of the same session and language, photographs it, closes it. */
-async function shootFresh(ctx: BrowserContext, session: Record<string, string>, lang: string, to: string, ready: string, name: string) {
-  const tab = await ctx.newPage();
-  const errors = watchErrors(tab);
-  await tab.addInitScript(
-    ([s, l]) => {
-      for (const [k, v] of Object.entries(s as Record<string, string>)) sessionStorage.setItem(k, v);
-      localStorage.setItem('wt.locale', l as string);
-    },
-    [session, lang] as const,
-  );
-  await tab.goto(`${server.url}${to}`);
+/** Opens `to` by its address in a new tab of the same session, in `lang`, photographs it, closes it. */
+async function shootFresh(from: Page, lang: string, to: string, ready: string, name: string) {
+  const { tab, errors } = await freshTab(from, server.url, to, lang);
   await tab.locator(ready).first().waitFor({ timeout: 30_000 });
   await tab.locator('.ant-spin-spinning').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
   await settled(tab);
@@ -143,11 +129,10 @@ describe('platform settings and the operation log', () => {
   });
 
   it('shows the pages by their address in a fresh tab, in Chinese and English', { timeout: 180_000 }, async () => {
-    const session = await sessionOf(page);
     for (const lang of ['zh-CN', 'en']) {
-      await shootFresh(ctx, session, lang, '/setting/platform', '[data-testid="retention-effective"]', `setting-platform-${lang}`);
-      await shootFresh(ctx, session, lang, '/setting/setingfunction', '[data-testid="switch-switchAnimation"] .ant-switch', `setting-functions-${lang}`);
-      await shootFresh(ctx, session, lang, '/setting/userlogs', '[data-testid="operation-log"] tbody tr.ant-table-row', `setting-userlogs-${lang}`);
+      await shootFresh(page, lang, '/setting/platform', '[data-testid="retention-effective"]', `setting-platform-${lang}`);
+      await shootFresh(page, lang, '/setting/setingfunction', '[data-testid="switch-switchAnimation"] .ant-switch', `setting-functions-${lang}`);
+      await shootFresh(page, lang, '/setting/userlogs', '[data-testid="operation-log"] tbody tr.ant-table-row', `setting-userlogs-${lang}`);
     }
   });
 

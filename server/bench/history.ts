@@ -7,13 +7,15 @@
 //      as many rows from an unpartitioned table of the same shape (the layout before partitioning);
 //   4. ingest at saturation: the pipeline's PostgreSQL write (COPY of 5000-row batches, one
 //      transaction each) into the partitioned table and into the unpartitioned one, in this run,
-//      with the COPY ceiling of the machine (one big COPY);
+//      three runs each in turns (A B B A A B) after a checkpoint each (medians), with the COPY ceiling
+//      of the machine (one big COPY); both tables start empty, then again with the unpartitioned one
+//      holding 10 days of the history (--history-days), as today's single table holds all of it;
 //   5. disk per day: a day's partition with its index, bytes per row.
 //
 //   npm run bench:history                  # 200 000 000 positions, 60 days, 20 000 devices
 //   npm run bench:history -- --small       # 3 000 000 positions, 60 days, 300 devices (same rows per device-day)
 //
-// Options: --positions P --days D --devices K. BENCH_DATABASE_URL (default the local `test` server):
+// Options: --positions P --days D --devices K --history-days H. BENCH_DATABASE_URL (default the local `test` server):
 // a fresh database is created and dropped at the end.
 import { execSync } from 'node:child_process';
 import pg from 'pg';
@@ -28,6 +30,8 @@ const DAYS = Number(args.get('days') ?? 60);
 const POSITIONS = Number(args.get('positions') ?? (SMALL ? 3_000_000 : 200_000_000));
 const INGEST_ROWS = Number(args.get('ingest') ?? (SMALL ? 300_000 : 2_000_000));
 const BATCH = 5000;
+const INGEST_RUNS = 3;
+const HISTORY_DAYS = Number(args.get('history-days') ?? 10);
 const DAY = 86_400_000;
 const COLUMNS = 'device_id, time, received_at, lat, lon, valid, speed, course, altitude, accuracy, satellites, attributes';
 
@@ -109,7 +113,11 @@ async function main() {
     const now = Date.now();
     const ingestLines = [...dayLines(now - 3600_000, Math.max(1, Math.floor(INGEST_ROWS / ids.length)), ids)];
     const batches = chunkBy(ingestLines, BATCH);
+    // A checkpoint before each run, so that no run pays for another's dirty pages. Both tables start
+    // empty and grow with each run (a bigger index is slower to insert into), so they take turns in
+    // the order A B B A A B, three runs each, and the medians are compared.
     const ingest = async (table: string) => {
+      await client.query('CHECKPOINT');
       const t0 = performance.now();
       for (const b of batches) {
         await client.query('BEGIN');
@@ -118,21 +126,45 @@ async function main() {
       }
       return ingestLines.length / ((performance.now() - t0) / 1000);
     };
-    const flatRate = await ingest('positions_flat');
-    const partRate = await ingest('positions');
-    const flatRate2 = await ingest('positions_flat');
-    const partRate2 = await ingest('positions');
+    const compare = async () => {
+      const flatRuns: number[] = [];
+      const partRuns: number[] = [];
+      for (let run = 0; run < INGEST_RUNS; run++) {
+        if (run % 2 === 0) {
+          flatRuns.push(await ingest('positions_flat'));
+          partRuns.push(await ingest('positions'));
+        } else {
+          partRuns.push(await ingest('positions'));
+          flatRuns.push(await ingest('positions_flat'));
+        }
+      }
+      const runs = (list: number[]) => list.map((r) => fmt(r)).join(' / ');
+      return { part: median(partRuns), flat: median(flatRuns), text: `partitioned ${fmt(median(partRuns))} rows/s (${runs(partRuns)}), unpartitioned ${fmt(median(flatRuns))} rows/s (${runs(flatRuns)}), medians' ratio ${fmt(median(partRuns) / median(flatRuns), 2)}` };
+    };
+    const empty = await compare();
     const ceilingChunks = chunkLines(ingestLines);
+    await client.query('CHECKPOINT');
     started = performance.now();
     await client.query('BEGIN');
     await copyLines(client, `COPY positions (${COLUMNS}) FROM STDIN`, ceilingChunks, true);
     await client.query('COMMIT');
     const ceiling = ingestLines.length / ((performance.now() - started) / 1000);
-    const part = (partRate + partRate2) / 2;
-    const flat = (flatRate + flatRate2) / 2;
     console.log(
-      `ingest at saturation (${fmt(ingestLines.length)} rows in ${BATCH}-row COPY transactions, twice each, alternating): partitioned ${fmt(part)} rows/s, unpartitioned ${fmt(flat)} rows/s (ratio ${fmt(part / flat, 2)}); COPY ceiling ${fmt(ceiling)} rows/s (partitioned = ${fmt((100 * part) / ceiling)} % of it)`,
+      `ingest at saturation (${fmt(ingestLines.length)} rows in ${BATCH}-row COPY transactions, ${INGEST_RUNS} runs each in turns A B B A A B, a checkpoint before each), both tables starting empty: ` +
+        `${empty.text}; COPY ceiling ${fmt(ceiling)} rows/s (partitioned = ${fmt((100 * empty.part) / ceiling)} % of it)`,
     );
+    // Today's layout is one table holding all history: its index grows with it, while a day's
+    // partition only holds the day. The unpartitioned table gets the first days of the loaded history.
+    const historyDays = Math.min(HISTORY_DAYS, DAYS);
+    started = performance.now();
+    const copied = await client.query(`INSERT INTO positions_flat (${COLUMNS}) SELECT ${COLUMNS} FROM positions WHERE time >= $1 AND time < $2`, [
+      new Date(firstDay).toISOString(),
+      new Date(firstDay + historyDays * DAY).toISOString(),
+    ]);
+    await client.query('ANALYZE positions_flat');
+    console.log(`  the unpartitioned table takes ${historyDays} days of history (${fmt(copied.rowCount ?? 0)} rows) in ${fmt((performance.now() - started) / 1000, 1)} s`);
+    const history = await compare();
+    console.log(`ingest at saturation, the unpartitioned table holding ${historyDays} days of history: ${history.text}`);
 
     // 3. Dropping the oldest day: the retention job against a DELETE of as many rows.
     await client.query(`INSERT INTO data_retention (account_id, positions_days) VALUES ($1, $2)`, [acc!.id, DAYS - 1]);
@@ -153,6 +185,11 @@ async function main() {
     await client.end().catch(() => {});
     await target.drop();
   }
+}
+
+function median(list: number[]): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function chunkBy<T>(list: T[], n: number): T[][] {
