@@ -37,7 +37,7 @@ async function main() {
   try {
     for (const gateways of [1, 2]) {
       console.log(`load before ${gateways} gateway(s): ${load()}`);
-      const cluster = await startCluster({ gateways, api: 1, workers: 0, databaseUrl: prep.url!, redisUrl: REDIS, maxconn: DEVICES + 1000, env: { DEMO: '0', LOG_LEVEL: 'warn' } });
+      const cluster = await startCluster({ gateways, api: 1, workers: 0, databaseUrl: prep.url!, redisUrl: REDIS, maxconn: DEVICES + 200, env: { DEMO: '0', LOG_LEVEL: 'warn' } });
       try {
         const gws = cluster.byRole('gateway');
         const committed = async () => (await Promise.all(gws.map((g) => serverMetrics(`http://127.0.0.1:${g.port}`)))).reduce((n, m) => n + m.positions, 0);

@@ -10,7 +10,9 @@
 //      three runs each in turns (A B B A A B) after a checkpoint each (medians), with the COPY ceiling
 //      of the machine (one big COPY); both tables start empty, then again with the unpartitioned one
 //      holding 10 days of the history (--history-days), as today's single table holds all of it;
-//   5. disk per day: a day's partition with its index, bytes per row.
+//   5. disk per day: a day's partition with its index, bytes per row;
+//   6. the alarm engine's claim of a pending device event with a year of device_events partitions:
+//      by id alone against by id and time (the engine's statement).
 //
 //   npm run bench:history                  # 200 000 000 positions, 60 days, 20 000 devices
 //   npm run bench:history -- --small       # 3 000 000 positions, 60 days, 300 devices (same rows per device-day)
@@ -21,6 +23,7 @@ import { execSync } from 'node:child_process';
 import pg from 'pg';
 import { openDatabase } from '../src/db/client.js';
 import { applyRetention } from '../src/db/partitions.js';
+import { CLAIM_DEVICE_EVENT_SQL, claimParams } from '../src/rules/alarm-engine.js';
 import { benchArgs, chunkLines, copyLines, createPostgresDatabase, fmt, percentile } from './common.js';
 
 const args = benchArgs();
@@ -179,6 +182,37 @@ async function main() {
     console.log(
       `drop a day: retention job dropped ${r.dropped.join(', ') || 'nothing'} (${fmt(dayRows)} rows) in ${fmt(dropMs, 1)} ms; DELETE of ${fmt(deleteRows)} rows from the unpartitioned table ${fmt(deleteMs, 1)} ms`,
     );
+    // 6. The alarm engine's claim of a pending device event with a year of event partitions (the
+    //    default retention of device events): by id alone, every partition is opened and probed;
+    //    with the event's time, one.
+    const yearAgo = today - 365 * DAY;
+    await client.query(`SELECT wt_ensure_day_partition('device_events', d::date) FROM generate_series($1::date, $2::date, interval '1 day') AS d`, [
+      new Date(yearAgo).toISOString().slice(0, 10),
+      new Date(today).toISOString().slice(0, 10),
+    ]);
+    const partitions = Number((await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'device_events'::regclass`)).rows[0]!.n);
+    const events = (
+      await client.query<{ id: string; time: Date }>(
+        `INSERT INTO device_events (device_id, time, received_at, kind, payload, pending)
+         SELECT $1, $2::timestamptz + (i * interval '1 day') / 2, now(), 'sos', '{}', true FROM generate_series(0, 699) AS i RETURNING id, time`,
+        [ids[0], new Date(yearAgo + 3600_000).toISOString()],
+      )
+    ).rows;
+    const claim = async (statement: string, list: typeof events, withTime: boolean) => {
+      const t: number[] = [];
+      for (const e of list) {
+        const t0 = performance.now();
+        const rows = await db.query(statement, withTime ? claimParams(e.id, e.time) : [e.id]);
+        t.push(performance.now() - t0);
+        if (rows.length !== 1) throw new Error(`event ${e.id} not claimed`);
+      }
+      return t.sort((a, b) => a - b);
+    };
+    const byId = await claim(`UPDATE device_events SET pending = false WHERE id = $1 AND pending RETURNING id`, events.slice(0, 350), false);
+    const byTime = await claim(CLAIM_DEVICE_EVENT_SQL, events.slice(350), true);
+    const pct = (t: number[]) => `p50 ${fmt(percentile(t, 50), 2)} ms, p95 ${fmt(percentile(t, 95), 2)} ms`;
+    console.log(`claim of a pending device event, ${partitions} partitions of device_events: by id alone ${pct(byId)}; by id and time ${pct(byTime)}`);
+
     await db.close();
     console.log(`load after: ${load()}`);
   } finally {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { applyRetention, ensurePartitions, listPartitions } from '../src/db/partitions.js';
+import { CLAIM_DEVICE_EVENT_SQL, claimParams } from '../src/rules/alarm-engine.js';
 import { createPgDatabase, databases, startTestPlatform, type TestPlatform } from './helpers.js';
 
 const DAY = 86_400_000;
@@ -152,6 +153,10 @@ describe.each(databases())('partitioned time series on %s', (kind) => {
       );
       const hp = typeof health!['QUERY PLAN'] === 'string' ? JSON.parse(health!['QUERY PLAN'] as string) : health!['QUERY PLAN'];
       expect([...relations(hp)]).toEqual([`health_readings_p${dayName(today)}`]);
+      // The alarm engine's claim of a device event: the event's day only.
+      const [claim] = await q<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${CLAIM_DEVICE_EVENT_SQL}`, claimParams(1, new Date(today + 60_000)));
+      const cp = typeof claim!['QUERY PLAN'] === 'string' ? JSON.parse(claim!['QUERY PLAN'] as string) : claim!['QUERY PLAN'];
+      expect([...relations(cp)].sort()).toEqual(['device_events', `device_events_p${dayName(today)}`]);
     });
 
     it('makes days ahead, moving the rows the default partition caught for a day that had none', async () => {

@@ -113,6 +113,21 @@ interface Stored {
 
 type Row = Record<string, unknown>;
 
+/**
+ * Clears a device event's pending mark, returning its id if this call cleared it. The row's time
+ * (the event's, to the millisecond) names its day: only that day's partition of device_events is
+ * planned and touched, not a year of them. The bounds are plain values (`claimParams`), so that the
+ * planner prunes; an expression such as `$2 - interval '1 second'` would only be pruned at run time,
+ * after every partition had been planned.
+ */
+export const CLAIM_DEVICE_EVENT_SQL = `UPDATE device_events SET pending = false WHERE id = $1 AND pending AND time BETWEEN $2 AND $3 RETURNING id`;
+
+/** The parameters of CLAIM_DEVICE_EVENT_SQL: the id, and a second either side of the event's time. */
+export function claimParams(id: number | string, time: string | Date): [number | string, string, string] {
+  const t = new Date(time).getTime();
+  return [id, new Date(t - 1000).toISOString(), new Date(t + 1000).toISOString()];
+}
+
 export class AlarmEngine {
   private types = new Map<number, { enabled: boolean; nameZh: string; nameEn: string; category: string; pagePush: boolean }>();
   private thresholds = new Map<number, { th: HealthThresholds; source: ThresholdSource; at: number }>();
@@ -209,7 +224,7 @@ export class AlarmEngine {
     const device: DeviceInfo = { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath };
     return this.commit(device.id, async (q) => {
       // Handled once: whoever clears the mark raises the alarm, in this transaction.
-      const claimed = await q(`UPDATE device_events SET pending = false WHERE id = $1 AND pending RETURNING id`, [e.eventId]);
+      const claimed = await q(CLAIM_DEVICE_EVENT_SQL, claimParams(e.eventId, e.time));
       if (!claimed.length || code === null) return [];
       return [
         {
@@ -298,7 +313,7 @@ export class AlarmEngine {
         }
         // Written for a device deleted meanwhile: nothing to raise.
         if (r.deviceId === null) {
-          await q(`UPDATE device_events SET pending = false WHERE id = $1`, [r.id]);
+          await q(CLAIM_DEVICE_EVENT_SQL, claimParams(r.id as number, r.time as string));
           continue;
         }
         const payload = (r.payload ?? {}) as { lat?: number; lon?: number; valid?: boolean };
