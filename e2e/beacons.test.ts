@@ -9,8 +9,7 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, screenshot, type ServerProcess } from './harness.js';
-import { consoleSession } from './position.js';
-import { callApi, switchLanguage } from './console.js';
+import { callApi, consoleSession, switchLanguage } from './console.js';
 
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'beacons.json'), 'utf8')) as Record<string, any>;
 const LANGS = [
@@ -19,7 +18,7 @@ const LANGS = [
 ] as const;
 const CODE = 'B9407F30F5F8466EAFF925556B57FE6D';
 
-const session = consoleSession();
+const session = consoleSession({}, { timezoneId: 'Asia/Shanghai' });
 let page: Page;
 let server: ServerProcess;
 let errors: string[];

@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, screenshot, type ServerProcess } from './harness.js';
-import { consoleSession, modal as modalOf, uplink } from './position.js';
-import { callApi, switchLanguage } from './console.js';
+import { modal as modalOf, uplink } from './position.js';
+import { callApi, consoleSession, switchLanguage } from './console.js';
 
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'bind.json'), 'utf8')) as Record<string, any>;
 const LANGS = [
@@ -16,7 +16,7 @@ const LANGS = [
   { lang: 'en', imei: '865000000000011', mac: 'AC:23:3F:E2:00:02', name: 'E2E school bag' },
 ] as const;
 
-const session = consoleSession();
+const session = consoleSession({}, { timezoneId: 'Asia/Shanghai' });
 let page: Page;
 let server: ServerProcess;
 let errors: string[];

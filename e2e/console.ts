@@ -1,8 +1,9 @@
 // Steps shared by the console's browser tests.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { root, watchErrors } from './harness.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser, newContext, root, startServer, watchErrors, type ServerProcess } from './harness.js';
 
 /** Logs in through the login form (the demo administrator unless told otherwise), in a console language. */
 export async function login(page: Page, url: string, lang = 'zh-CN', name = 'admin', password = 'admin123') {
@@ -16,6 +17,37 @@ export async function login(page: Page, url: string, lang = 'zh-CN', name = 'adm
   await page.locator('button[type="submit"]').click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 20_000 });
   await page.locator('.ant-menu').first().waitFor();
+}
+
+export interface ConsoleSession {
+  server: ServerProcess;
+  browser: Browser;
+  ctx: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+/**
+ * One logged-in page (the demo administrator, Chinese first) against a server process, for a test
+ * file: started before its tests, stopped after them. Hooks the file registers after this one run
+ * after the login, and their own stops before the server's.
+ */
+export function consoleSession(env: Record<string, string> = {}, opts: { timezoneId?: string } = {}): ConsoleSession {
+  const s = {} as ConsoleSession;
+  beforeAll(async () => {
+    s.server = await startServer(env);
+    s.browser = await launchBrowser();
+    s.ctx = await newContext(s.browser, { locale: 'zh-CN', timezoneId: opts.timezoneId });
+    s.page = await s.ctx.newPage();
+    s.errors = watchErrors(s.page);
+    await login(s.page, s.server.url);
+  });
+  afterAll(async () => {
+    await s.ctx?.close();
+    await s.browser?.close();
+    await s.server?.stop();
+  });
+  return s;
 }
 
 /**

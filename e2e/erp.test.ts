@@ -5,10 +5,10 @@
 // page is opened directly by its URL, the reports too (a chart, the receivables of the sale); screenshots in both languages land in e2e/screenshots/.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, login, switchLanguage } from './console.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { root, screenshot, type ServerProcess } from './harness.js';
+import { callApi, consoleSession, switchLanguage } from './console.js';
 
 const messages = (lang: string) => JSON.parse(readFileSync(path.join(root, 'contract/src/messages', `${lang}.json`), 'utf8')) as { erp: { reportNames: Record<string, string> } };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- locale files are read as loose trees
@@ -18,25 +18,11 @@ const LANGS = [
   { lang: 'en', tag: 'EN', store: 'Shenzhen' },
 ] as const;
 
+const session = consoleSession();
 let server: ServerProcess;
-let browser: Browser;
-let ctx: BrowserContext;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  page = await ctx.newPage();
-  errors = watchErrors(page);
-  await login(page, server.url);
-});
-afterAll(async () => {
-  await ctx?.close();
-  await browser?.close();
-  await server?.stop();
-});
+beforeAll(() => void ({ server, page, errors } = session));
 
 const modal = () => page.locator('.ant-modal-wrap:visible .ant-modal').last();
 const ok = () => modal().locator('.ant-modal-footer .ant-btn-primary').click();

@@ -99,10 +99,11 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newContext(browser: Browser, opts: { locale?: string; width?: number; height?: number } = {}): Promise<BrowserContext> {
+export async function newContext(browser: Browser, opts: { locale?: string; width?: number; height?: number; timezoneId?: string } = {}): Promise<BrowserContext> {
   return browser.newContext({
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
     locale: opts.locale ?? 'zh-CN',
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
   });
 }
 

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, login, pickAccount, switchLanguage } from './console.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { root, screenshot, type ServerProcess } from './harness.js';
+import { callApi, consoleSession, pickAccount, switchLanguage } from './console.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- locale files are read as loose trees
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'inventory.json'), 'utf8')) as Record<string, any>;
@@ -19,25 +19,11 @@ const LANGS = [
   { lang: 'en', prefix: '8672000000', store: 'Shanghai' },
 ] as const;
 
+const session = consoleSession();
 let server: ServerProcess;
-let browser: Browser;
-let ctx: BrowserContext;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  page = await ctx.newPage();
-  errors = watchErrors(page);
-  await login(page, server.url);
-});
-afterAll(async () => {
-  await ctx?.close();
-  await browser?.close();
-  await server?.stop();
-});
+beforeAll(() => void ({ server, page, errors } = session));
 
 const modal = () => page.locator('.ant-modal-wrap:visible .ant-modal');
 const imeis = (prefix: string) => Array.from({ length: 6 }, (_, i) => `${prefix}${String(i).padStart(5, '0')}`);

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, screenshot, type ServerProcess } from './harness.js';
-import { choose, consoleSession, demoUwbAnchor, modal as modalOf, uplink } from './position.js';
-import { callApi, switchLanguage } from './console.js';
+import { choose, demoUwbAnchor, modal as modalOf, uplink } from './position.js';
+import { callApi, consoleSession, switchLanguage } from './console.js';
 
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'locations.json'), 'utf8')) as Record<string, any>;
 const LANGS = [
@@ -17,7 +17,7 @@ const LANGS = [
   { lang: 'en', name: 'E2E day room', imei: '865000000000011' },
 ] as const;
 
-const session = consoleSession({ LOCATION_ENTER_FIXES: '2', LOCATION_ENTER_SECONDS: '0' });
+const session = consoleSession({ LOCATION_ENTER_FIXES: '2', LOCATION_ENTER_SECONDS: '0' }, { timezoneId: 'Asia/Shanghai' });
 let page: Page;
 let server: ServerProcess;
 let errors: string[];

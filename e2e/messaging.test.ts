@@ -6,12 +6,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/src/index.js';
 import { zipOf } from '../server/test/zip-fixture.js';
-import { launchBrowser, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, closeOverlays, login, switchLanguage } from './console.js';
+import { root, screenshot, type ServerProcess } from './harness.js';
+import { callApi, closeOverlays, consoleSession, switchLanguage } from './console.js';
 
 const texts = (lang: string, ns: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
 
@@ -22,17 +22,16 @@ const LANGS = [
   { lang: 'en', phone: '13800000102', alarm: 'fall', version: '3.2.0', code: 320, message: 'Exercise at three' },
 ] as const;
 
+const session = consoleSession();
 let server: ServerProcess;
 let sim: Simulator;
-let browser: Browser;
-let ctx: BrowserContext;
 let page: Page;
 let errors: string[];
 let roleId: number;
 let apk: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  ({ server, page, errors } = session);
   sim = await startSimulator({
     devices: [
       { imei: A, protocol: 'watch' },
@@ -43,11 +42,6 @@ beforeAll(async () => {
     seed: 3,
     rates: { sos: 0, fall: 0, removal: 0, highHeartRate: 0 },
   });
-  browser = await launchBrowser();
-  ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  page = await ctx.newPage();
-  errors = watchErrors(page);
-  await login(page, server.url);
   const role = await callApi(page, server.url, '/DeviceRole/Save', { Name: 'Ward C', Color: 'green' });
   roleId = role.Item.RoleId;
   await callApi(page, server.url, '/DeviceRole/AssignDevices', { RoleId: roleId, Imeis: [A, B] });
@@ -59,10 +53,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await ctx?.close();
-  await browser?.close();
   await sim?.stop();
-  await server?.stop();
 });
 
 const modal = () => page.locator('.ant-modal-wrap:visible .ant-modal');

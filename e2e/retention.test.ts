@@ -5,43 +5,23 @@
 // page is opened by its address in a fresh tab in Chinese and English and photographed.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RETENTION_MIN_DAYS } from '@wt/contract';
-import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { callApi, cjkTexts, freshTab, login, open, pickAccount } from './console.js';
+import { root, screenshot, type ServerProcess } from './harness.js';
+import { callApi, cjkTexts, consoleSession, freshTab, open, pickAccount } from './console.js';
 
 type Texts = { retention: { saved: string; days: string } };
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'settings.json'), 'utf8')) as Texts;
 const days = (lang: string, n: number) => texts(lang).retention.days.replace('{{n}}', String(n));
 
+const session = consoleSession();
 let server: ServerProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+let page: Page;
+let errors: string[];
+beforeAll(() => void ({ server, page, errors } = session));
 
 describe('data retention, set by the root account', () => {
-  let ctx: BrowserContext;
-  let page: Page;
-  let errors: string[];
-
-  beforeAll(async () => {
-    ctx = await newContext(browser, { locale: 'zh-CN' });
-    page = await ctx.newPage();
-    errors = watchErrors(page);
-    await login(page, server.url, 'zh-CN', 'admin');
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
-
   const accountId = async (login: string) =>
     ((await callApi(page, server.url, '/user/searchAccountByName', { Keyword: login })) as { Items: { UserId: number; LoginName: string }[] }).Items.find((a) => a.LoginName === login)!.UserId;
 
