@@ -161,22 +161,31 @@ const editable = (o: { audit: number }) => {
   if (o.audit === 2) throw conflict('erp.purchaseAudited');
 };
 
+const purchases = scopedCrud({
+  table: erpPurchases,
+  id: erpPurchases.id,
+  owner: erpPurchases.accountId,
+  select: (db: Db) => db.select().from(erpPurchases).$dynamic(),
+  notFound: 'erp.purchaseNotFound',
+});
+
 export async function listPurchases(ctx: AuthedContext, q: Req<'purchaseList'>) {
   const { db } = ctx.deps.database;
-  const where = and(
-    ownedBySubtree(erpPurchases.accountId, ctx.user),
-    q.Id ? eq(erpPurchases.id, q.Id) : undefined,
-    q.Audit ? eq(erpPurchases.audit, q.Audit) : undefined,
-    q.Keyword ? sql`(${erpPurchases.orderNo} ILIKE ${contains(q.Keyword)} OR ${erpPurchases.poNo} ILIKE ${contains(q.Keyword)} OR ${erpPurchases.content} ILIKE ${contains(q.Keyword)})` : undefined,
-  );
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(erpPurchases).where(where);
-  const orders = await db.select().from(erpPurchases).where(where).orderBy(desc(erpPurchases.id)).limit(q.PageCount).offset((q.PageNo - 1) * q.PageCount);
+  const { total, items: orders } = await purchases.list(db, ctx.user, {
+    filters: [
+      q.Id ? eq(erpPurchases.id, q.Id) : undefined,
+      q.Audit ? eq(erpPurchases.audit, q.Audit) : undefined,
+      q.Keyword ? sql`(${erpPurchases.orderNo} ILIKE ${contains(q.Keyword)} OR ${erpPurchases.poNo} ILIKE ${contains(q.Keyword)} OR ${erpPurchases.content} ILIKE ${contains(q.Keyword)})` : undefined,
+    ],
+    orderBy: [desc(erpPurchases.id)],
+    page: q,
+  });
   const ids = orders.map((o) => o.id);
   const batches = ids.length ? await db.select().from(erpPurchaseBatches).where(inArray(erpPurchaseBatches.orderId, ids)).orderBy(erpPurchaseBatches.id) : [];
   const invoices = ids.length ? await db.select().from(erpInvoices).where(inArray(erpInvoices.orderId, ids)).orderBy(erpInvoices.id) : [];
   return {
     ...OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: orders.map((o) => {
       const bs = batches.filter((b) => b.orderId === o.id);
       const is = invoices.filter((i) => i.orderId === o.id);
@@ -321,29 +330,36 @@ async function saleInScope(db: Db | Tx, ctx: AuthedContext, id: number, lock = f
   return s;
 }
 
+const sales = scopedCrud({
+  table: erpSales,
+  id: erpSales.id,
+  owner: erpSales.accountId,
+  select: (db: Db) =>
+    db
+      .select({ s: erpSales, product: erpProducts.modelName, store: invStores.name, seeded: invStores.seeded })
+      .from(erpSales)
+      .innerJoin(erpProducts, eq(erpProducts.id, erpSales.productId))
+      .leftJoin(invStores, eq(invStores.id, erpSales.warehouseId))
+      .$dynamic(),
+  notFound: 'erp.saleNotFound',
+});
+
 export async function listSales(ctx: AuthedContext, q: Req<'erpSaleList'>) {
   const { db } = ctx.deps.database;
-  const where = and(
-    ownedBySubtree(erpSales.accountId, ctx.user),
-    q.ShipState ? eq(erpSales.shipState, q.ShipState) : undefined,
-    q.Discarded ? eq(erpSales.discarded, q.Discarded === 1) : undefined,
-    q.Keyword ? sql`(${erpSales.salesNo} ILIKE ${contains(q.Keyword)} OR ${erpSales.customerCompany} ILIKE ${contains(q.Keyword)} OR ${erpSales.salesperson} ILIKE ${contains(q.Keyword)})` : undefined,
-  );
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(erpSales).where(where);
-  const list = await db
-    .select({ s: erpSales, product: erpProducts.modelName, store: invStores.name, seeded: invStores.seeded })
-    .from(erpSales)
-    .innerJoin(erpProducts, eq(erpProducts.id, erpSales.productId))
-    .leftJoin(invStores, eq(invStores.id, erpSales.warehouseId))
-    .where(where)
-    .orderBy(desc(erpSales.id))
-    .limit(q.PageCount)
-    .offset((q.PageNo - 1) * q.PageCount);
+  const { total, items: list } = await sales.list(db, ctx.user, {
+    filters: [
+      q.ShipState ? eq(erpSales.shipState, q.ShipState) : undefined,
+      q.Discarded ? eq(erpSales.discarded, q.Discarded === 1) : undefined,
+      q.Keyword ? sql`(${erpSales.salesNo} ILIKE ${contains(q.Keyword)} OR ${erpSales.customerCompany} ILIKE ${contains(q.Keyword)} OR ${erpSales.salesperson} ILIKE ${contains(q.Keyword)})` : undefined,
+    ],
+    orderBy: [desc(erpSales.id)],
+    page: q,
+  });
   const ids = list.map((r) => r.s.id);
   const devices = ids.length ? await db.select().from(erpSaleDevices).where(inArray(erpSaleDevices.saleId, ids)).orderBy(erpSaleDevices.id) : [];
   return {
     ...OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: list.map(({ s, product, store, seeded }) => ({
       Id: s.id,
       SalesNo: s.salesNo,

@@ -4,13 +4,14 @@
 // cannot be sold (SPEC §5). Voiding a sale reverses exactly that: created devices go, moved ones go
 // back, the items return to stock with compensating moves; refused while any of its devices has
 // since been bound, moved or has sent data.
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { State, formatDateTime, inventory as schemas, type FieldError } from '@wt/contract';
 const { ITEM_STATES } = schemas;
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { accounts, invItems, invModels, invSales } from '../../db/schema/index.js';
+import { scopedCrud } from '../../lib/crud.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { accountInScope, isInSubtree, ownedBySubtree } from '../../lib/scope.js';
 import { contains, rows } from '../../lib/sql.js';
@@ -204,29 +205,35 @@ export async function updateSale(ctx: AuthedContext, b: Req<'saleUpdateRequest'>
   return { State: State.OK } as const;
 }
 
+const saleRows = scopedCrud({
+  table: invSales,
+  id: invSales.id,
+  owner: invSales.accountId,
+  select: (db: Db) =>
+    db
+      .select({ s: invSales, modelName: invModels.name, customerName: sql<string>`coalesce(nullif(${accounts.username}, ''), ${accounts.loginName})` })
+      .from(invSales)
+      .innerJoin(invModels, eq(invModels.id, invSales.modelId))
+      .innerJoin(accounts, eq(accounts.id, invSales.customerId))
+      .$dynamic(),
+  notFound: 'inventory.saleNotFound',
+});
+
 export async function listSales(ctx: AuthedContext, q: Req<'saleListRequest'>) {
   const { db } = ctx.deps.database;
-  const conds: (SQL | undefined)[] = [
-    ownedBySubtree(invSales.accountId, ctx.user),
-    q.CustomerId ? eq(invSales.customerId, q.CustomerId) : undefined,
-    q.ModelId ? eq(invSales.modelId, q.ModelId) : undefined,
-    q.State === 1 ? sql`${invSales.voidedAt} IS NULL` : q.State === 2 ? sql`${invSales.voidedAt} IS NOT NULL` : undefined,
-    q.Keyword ? sql`(${invSales.saleNo} ILIKE ${contains(q.Keyword)} OR ${invSales.remark} ILIKE ${contains(q.Keyword)})` : undefined,
-  ];
-  const where = and(...conds);
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(invSales).where(where);
-  const list = await db
-    .select({ s: invSales, modelName: invModels.name, customerName: sql<string>`coalesce(nullif(${accounts.username}, ''), ${accounts.loginName})` })
-    .from(invSales)
-    .innerJoin(invModels, eq(invModels.id, invSales.modelId))
-    .innerJoin(accounts, eq(accounts.id, invSales.customerId))
-    .where(where)
-    .orderBy(desc(invSales.id))
-    .limit(q.PageCount)
-    .offset((q.PageNo - 1) * q.PageCount);
+  const { total, items: list } = await saleRows.list(db, ctx.user, {
+    filters: [
+      q.CustomerId ? eq(invSales.customerId, q.CustomerId) : undefined,
+      q.ModelId ? eq(invSales.modelId, q.ModelId) : undefined,
+      q.State === 1 ? sql`${invSales.voidedAt} IS NULL` : q.State === 2 ? sql`${invSales.voidedAt} IS NOT NULL` : undefined,
+      q.Keyword ? sql`(${invSales.saleNo} ILIKE ${contains(q.Keyword)} OR ${invSales.remark} ILIKE ${contains(q.Keyword)})` : undefined,
+    ],
+    orderBy: [desc(invSales.id)],
+    page: q,
+  });
   return {
     State: State.OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: list.map(({ s, modelName, customerName }) => ({
       Id: s.id,
       SaleNo: s.saleNo,

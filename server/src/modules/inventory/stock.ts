@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { accounts, invBatches, invItems, invModels, invOwners, invSales, invStores, invVersions, stockBalances } from '../../db/schema/index.js';
+import { scopedCrud } from '../../lib/crud.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
 import { contains, rows } from '../../lib/sql.js';
@@ -105,40 +106,44 @@ export async function insertBatch(ctx: AuthedContext, b: Req<'batchInsertRequest
   return { State: State.OK, Id: result.batchId, Rows: input.length, Succeeded: result.count, Failed: sortFailures() } as const;
 }
 
-const batchSelect = (db: Db) =>
-  db
-    .select({
-      b: invBatches,
-      modelName: invModels.name,
-      versionName: sql<string>`coalesce(${invVersions.name}, '')`,
-      storeName: invStores.name,
-      storeSeeded: invStores.seeded,
-      ownerName: sql<string>`coalesce(${invOwners.name}, '')`,
-      inStock: sql<number>`(SELECT count(*)::int FROM inv_items i WHERE i.batch_id = ${invBatches.id} AND i.state = ${ITEM_STATES.inStock})`,
-    })
-    .from(invBatches)
-    .innerJoin(invModels, eq(invModels.id, invBatches.modelId))
-    .innerJoin(invStores, eq(invStores.id, invBatches.storeId))
-    .leftJoin(invVersions, eq(invVersions.id, invBatches.versionId))
-    .leftJoin(invOwners, eq(invOwners.id, invBatches.ownerId));
+const batches = scopedCrud({
+  table: invBatches,
+  id: invBatches.id,
+  owner: invBatches.accountId,
+  select: (db: Db) =>
+    db
+      .select({
+        b: invBatches,
+        modelName: invModels.name,
+        versionName: sql<string>`coalesce(${invVersions.name}, '')`,
+        storeName: invStores.name,
+        storeSeeded: invStores.seeded,
+        ownerName: sql<string>`coalesce(${invOwners.name}, '')`,
+        inStock: sql<number>`(SELECT count(*)::int FROM inv_items i WHERE i.batch_id = ${invBatches.id} AND i.state = ${ITEM_STATES.inStock})`,
+      })
+      .from(invBatches)
+      .innerJoin(invModels, eq(invModels.id, invBatches.modelId))
+      .innerJoin(invStores, eq(invStores.id, invBatches.storeId))
+      .leftJoin(invVersions, eq(invVersions.id, invBatches.versionId))
+      .leftJoin(invOwners, eq(invOwners.id, invBatches.ownerId))
+      .$dynamic(),
+  notFound: 'inventory.batchNotFound',
+});
 
 export async function listBatches(ctx: AuthedContext, q: Req<'batchListRequest'>) {
   const { db } = ctx.deps.database;
-  const where = and(
-    ownedBySubtree(invBatches.accountId, ctx.user),
-    q.ModelId ? eq(invBatches.modelId, q.ModelId) : undefined,
-    q.StoreId ? eq(invBatches.storeId, q.StoreId) : undefined,
-    q.Keyword ? sql`(${invBatches.batchNo} ILIKE ${contains(q.Keyword)} OR ${invBatches.remark} ILIKE ${contains(q.Keyword)})` : undefined,
-  );
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(invBatches).where(where);
-  const list = await batchSelect(db)
-    .where(where)
-    .orderBy(desc(invBatches.id))
-    .limit(q.PageCount)
-    .offset((q.PageNo - 1) * q.PageCount);
+  const { total, items: list } = await batches.list(db, ctx.user, {
+    filters: [
+      q.ModelId ? eq(invBatches.modelId, q.ModelId) : undefined,
+      q.StoreId ? eq(invBatches.storeId, q.StoreId) : undefined,
+      q.Keyword ? sql`(${invBatches.batchNo} ILIKE ${contains(q.Keyword)} OR ${invBatches.remark} ILIKE ${contains(q.Keyword)})` : undefined,
+    ],
+    orderBy: [desc(invBatches.id)],
+    page: q,
+  });
   return {
     State: State.OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: list.map((r) => ({
       Id: r.b.id,
       BatchNo: r.b.batchNo,
