@@ -38,6 +38,15 @@ describe('workbook reader', () => {
     expect(await loadRows(data, limits)).toEqual({ status: 'tooManyRows' });
   });
 
+  it('keeps the sheet row numbers of a far cell when read whole', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('s');
+    ws.getRow(1).values = ['IMEI'];
+    ws.getRow(1_000_000).values = ['865'];
+    const data = Buffer.from(await wb.xlsx.writeBuffer());
+    expect(await loadRows(data, limits)).toEqual({ status: 'ok', rows: [{ row: 1, cells: ['IMEI'] }, { row: 1_000_000, cells: ['865'] }] });
+  });
+
   it('refuses what is not a workbook', async () => {
     await expect(readRows({ base64: Buffer.from('nope').toString('base64'), ...limits })).rejects.toThrow();
     await expect(loadRows(Buffer.from('PK\u0003\u0004 garbage'), limits)).rejects.toThrow();

@@ -53,8 +53,13 @@ export async function loadRows(data, { maxRows, maxColumns, maxCellLength }) {
   const sheet = wb.worksheets[0];
   if (!sheet) return { status: 'noSheet' };
   const rows = new RowCollector(maxRows, maxColumns, maxCellLength);
-  for (let n = 1; n <= sheet.rowCount; n++) if (!rows.add(sheet.getRow(n))) return { status: 'tooManyRows' };
-  return { status: 'ok', rows: rows.rows };
+  // The rows the file holds, not every number up to the last one (one cell at row 1 000 000 would
+  // make as many empty rows).
+  let full = false;
+  sheet.eachRow({ includeEmpty: false }, (row) => {
+    full ||= !rows.add(row);
+  });
+  return full ? { status: 'tooManyRows' } : { status: 'ok', rows: rows.rows };
 }
 
 /** Keeps the non-empty rows, their cells cut to the limits; refuses the row past the cap. */
