@@ -140,6 +140,12 @@ export function builtInAlarmTypeDescription(locale: Locale, code: number): strin
 
 export const STICKY_ALARM_CODES: readonly number[] = [ALARM_CODES.sos, ALARM_CODES.fall, ALARM_CODES.removal];
 
+/**
+ * Types that cannot be closed, deleted or renumbered: a person in danger must raise an alarm
+ * whatever the settings say. Their sound, texts, level and push may change.
+ */
+export const ALWAYS_ON_ALARM_CODES: readonly number[] = [ALARM_CODES.sos, ALARM_CODES.fall];
+
 export function alarmTypeByCode(code: number): AlarmTypeSeed | undefined {
   return ALARM_TYPES.find((a) => a.code === code);
 }

@@ -29,6 +29,19 @@ const LABEL_BY_TYPE: Record<UserType, RoleLabel> = {
 };
 
 export const ADMIN_USER_TYPE = 3;
+
+/**
+ * The platform's administrators: the root account, and the administrators (user type 3) of the
+ * operator kind directly below it, the platform's own staff. Only they change what every tenant
+ * shares (alarm types, models, protocols, the command catalogue, app versions, SMS credit, agent
+ * authorization). An account of user type 3 anywhere else administers its own branch only. This
+ * is the one definition; the server's call gate, its handlers and the console all ask it.
+ */
+export function isPlatformAdministrator(account: { path: string; userType: number; kind: string }): boolean {
+  const depth = account.path.split('/').filter(Boolean).length;
+  if (depth === 1) return true;
+  return depth === 2 && account.userType === ADMIN_USER_TYPE && account.kind === 'operator';
+}
 /** Type given to a user whose route list lacks the health detail page (SPEC §4). */
 export const NO_HEALTH_USER_TYPE = 7;
 export const HEALTH_DETAIL_ROUTE = '/health/detail';

@@ -8,6 +8,12 @@ export interface RouteMeta {
   icon?: string;
   /** Shown only to these roles; absent means open to every role. */
   roles?: RoleLabel[];
+  /**
+   * A page of what every tenant shares (alarm types, the model catalogue, app versions, every beacon
+   * of the platform): shown only to the platform's administrators (roles.ts isPlatformAdministrator),
+   * whatever the role or route list says. Its calls are marked `admin` in the registry.
+   */
+  platform?: boolean;
   /** Kept alive across tabs (SPEC §2: Monitor, Dashboard, Health, Devices, SingleAlarm). */
   keepAlive?: boolean;
   noCache?: boolean;
@@ -82,7 +88,7 @@ export const PROTECTED_ROUTES: RouteDef[] = [
     alwaysShow: true,
     meta: { title: 'alarm', icon: 'AlertOutlined' },
     children: [
-      { path: 'rule', view: 'AlarmRule', meta: { title: 'alarmRule', icon: 'ProfileOutlined', roles: ADMIN } },
+      { path: 'rule', view: 'AlarmRule', meta: { title: 'alarmRule', icon: 'ProfileOutlined', roles: ADMIN, platform: true } },
       { path: 'record', view: 'AlarmRecord', meta: { title: 'alarmRecord', icon: 'BellOutlined', roles: ALL } },
       { path: 'alarmSetting', view: 'AlarmSetting', meta: { title: 'alarmSetting', icon: 'SettingOutlined', roles: ALL } },
     ],
@@ -98,8 +104,8 @@ export const PROTECTED_ROUTES: RouteDef[] = [
   },
   {
     path: '/indoorBeacons',
-    meta: { title: 'indoorBeacons', icon: 'WifiOutlined', roles: ADMIN },
-    children: [{ path: 'index', view: 'IndoorBeacons', meta: { title: 'indoorBeacons', icon: 'WifiOutlined', roles: ADMIN } }],
+    meta: { title: 'indoorBeacons', icon: 'WifiOutlined', roles: ADMIN, platform: true },
+    children: [{ path: 'index', view: 'IndoorBeacons', meta: { title: 'indoorBeacons', icon: 'WifiOutlined', roles: ADMIN, platform: true } }],
   },
   {
     path: '/account',
@@ -116,11 +122,11 @@ export const PROTECTED_ROUTES: RouteDef[] = [
     path: '/model',
     redirect: '/model/list',
     alwaysShow: true,
-    meta: { title: 'model', icon: 'AppstoreOutlined', roles: ADMIN },
+    meta: { title: 'model', icon: 'AppstoreOutlined', roles: ADMIN, platform: true },
     children: [
-      { path: 'list', view: 'ModelList', meta: { title: 'modelList', icon: 'AppstoreOutlined', roles: ADMIN } },
-      { path: 'protocol', view: 'ModelProtocol', meta: { title: 'modelProtocol', icon: 'ApiOutlined', roles: ADMIN } },
-      { path: 'command', view: 'ModelCommand', meta: { title: 'modelCommand', icon: 'CodeOutlined', roles: ADMIN } },
+      { path: 'list', view: 'ModelList', meta: { title: 'modelList', icon: 'AppstoreOutlined', roles: ADMIN, platform: true } },
+      { path: 'protocol', view: 'ModelProtocol', meta: { title: 'modelProtocol', icon: 'ApiOutlined', roles: ADMIN, platform: true } },
+      { path: 'command', view: 'ModelCommand', meta: { title: 'modelCommand', icon: 'CodeOutlined', roles: ADMIN, platform: true } },
     ],
   },
   {
@@ -169,7 +175,7 @@ export const PROTECTED_ROUTES: RouteDef[] = [
     children: [
       { path: 'sendMessage', view: 'SendMessage', meta: { title: 'sendMessage', icon: 'MessageOutlined', roles: ADMIN } },
       { path: 'pushlist', view: 'PushList', meta: { title: 'pushList', icon: 'CloudUploadOutlined', roles: ADMIN } },
-      { path: 'app', view: 'AppVersion', meta: { title: 'appVersion', icon: 'MobileOutlined', roles: ADMIN } },
+      { path: 'app', view: 'AppVersion', meta: { title: 'appVersion', icon: 'MobileOutlined', roles: ADMIN, platform: true } },
     ],
   },
   {
@@ -211,6 +217,17 @@ export function joinPath(parent: string, child: string): string {
   if (child.startsWith('/')) return child;
   if (!child) return parent;
   return `${parent === '/' ? '' : parent}/${child}`;
+}
+
+/** Full paths of the pages only the platform's administrators see (meta.platform). */
+export function platformRoutePaths(routes: RouteDef[] = PROTECTED_ROUTES, base = ''): string[] {
+  const out: string[] = [];
+  for (const r of routes) {
+    const full = base ? joinPath(base, r.path) : r.path;
+    if (r.meta?.platform) out.push(full);
+    if (r.children) out.push(...platformRoutePaths(r.children, full));
+  }
+  return [...new Set(out)];
 }
 
 /** Every full path declared in the tree (parents and children). */

@@ -275,17 +275,19 @@ describe.each(databases())('account administration on %s', (kind) => {
     }
   });
 
-  it('lets an administrator grant the agent flag, and an authorized agent take self-registered owners with their devices', async () => {
-    // Two end users registered themselves (under the platform root) and bought devices of the agent.
-    for (const n of ['enduser1', 'enduser2']) {
-      await p.call('/User/Register', { LoginName: n, Password: 'abc123', ConfirmPassword: 'abc123', Email: `${n}@example.com` });
-    }
-    const [u1, u2] = [await idOf('enduser1'), await idOf('enduser2')];
-    const child = await create(admin.token, { LoginName: 'endchild', Password: 'abc123', ParentId: u2 });
-    await q(`UPDATE devices SET account_id = $1 WHERE imei IN ('865000000000045', '865000000000046')`, [u1]);
-    await q(`UPDATE devices SET account_id = $1 WHERE imei = '865000000000047'`, [child.body.UserId]);
+  /** The platform (admin) stocks IMEIs in and sells them to a customer account: the evidence of an agent's claim. */
+  async function sellTo(customerId: number, list: string[], token = admin.token) {
+    const inv = (path: string, body: unknown) => p.call(`/Inventory/${path}`, body, token);
+    let model = (await inv('ModelList', { PageCount: 100 })).body.Items.find((m: { Name: string }) => m.Name === 'AGENT-TEST')?.Id;
+    model ??= (await inv('ModelInsert', { Name: 'AGENT-TEST' })).body.Id;
+    const store = (await inv('StoreList', { PageCount: 100 })).body.Items[0].Id;
+    expect((await inv('BatchInsert', { ModelId: model, StoreId: store, StockInDate: '2026-11-01', Imeis: list })).body.State).toBe(200);
+    const sale = await inv('SalesInsert', { CustomerId: customerId, ModelId: model, Imeis: list });
+    expect(sale.body.State).toBe(200);
+    return sale.body.SaleNo as string;
+  }
 
-    // agent02 is an agent without the flag: refused until an administrator grants it.
+  it('lets only the platform grant the agent flag', async () => {
     const made = await create(admin.token, { LoginName: 'agent02', Password: 'abc123', AccountKind: 'agent' });
     const agent2 = await p.login('agent02', 'abc123');
     const refused = await p.call('/user/agentAuthorize', { Imeis: '865000000000045' }, agent2.token);
@@ -296,10 +298,56 @@ describe.each(databases())('account administration on %s', (kind) => {
     expect(notAgent.body.Message).toBe('account.notAgent');
     const granted = await p.call('/user/setAgentAuthorization', { UserId: made.body.UserId, AgentAuthorized: true }, admin.token);
     expect(granted.body.Item.AgentAuthorized).toBe(true);
+  });
+
+  it("refuses agent01 the demo's viewer01 and operator01 tenants, and says nothing of who holds an IMEI", async () => {
+    const before = await q<{ login_name: string; path: string }>('SELECT login_name, path FROM accounts ORDER BY id');
+    const devicesBefore = await q<{ imei: string; account_id: number }>('SELECT imei, account_id FROM devices ORDER BY id');
+    // 029 is a tracker of viewer01, 041 a device of operator01; 021 is agent01's own; 001 is clinic01's
+    // (in its tree); 999… is no device at all.
+    const r = await p.call('/user/agentAuthorize', { Imeis: ['865000000000029', '865000000000041', '865000000000021', '865000000000001', '999000000000000'] }, agent.token);
+    expect(r.body).toMatchObject({ State: 200, Moved: 0, Accounts: 0 });
+    expect(r.body.Items).toEqual([
+      { Imei: '865000000000029', Outcome: 'notSoldToYou' },
+      { Imei: '865000000000041', Outcome: 'notSoldToYou' },
+      { Imei: '865000000000021', Outcome: 'inYourTree', LoginName: 'agent01' },
+      { Imei: '865000000000001', Outcome: 'inYourTree', LoginName: 'clinic01' },
+      { Imei: '999000000000000', Outcome: 'notSoldToYou' },
+    ]);
+    expect(await q('SELECT login_name, path FROM accounts ORDER BY id')).toEqual(before);
+    expect(await q('SELECT imei, account_id FROM devices ORDER BY id')).toEqual(devicesBefore);
+    // Even sold to the agent, an account an administrator made is not the agent's to take.
+    const soldTracker = '865000000000030';
+    await q(`DELETE FROM devices WHERE imei = $1`, [soldTracker]);
+    await sellTo(agent.userId, [soldTracker]);
+    await q(`UPDATE devices SET account_id = $1 WHERE imei = $2`, [await idOf('viewer01'), soldTracker]);
+    const made = await p.call('/user/agentAuthorize', { Imeis: [soldTracker] }, agent.token);
+    expect(made.body.Items).toEqual([{ Imei: soldTracker, Outcome: 'notTakeable' }]);
+    expect(await pathOf('viewer01')).toBe(before.find((a) => a.login_name === 'viewer01')!.path);
+    // And the sub-account that now could reset their passwords is not theirs: agent01 cannot reach viewer01.
+    expect((await p.call('/user/InitUserPassword', { UserId: await idOf('viewer01') }, agent.token)).status).not.toBe(200);
+  });
+
+  it('takes a self-registered end user holding a device sold to the agent, with the evidence in the log; refuses one whose device it did not sell', async () => {
+    const agent2 = await p.login('agent02', 'abc123');
+    const agent2Id = await idOf('agent02');
+    for (const n of ['enduser1', 'enduser2', 'enduser4']) {
+      await p.call('/User/Register', { LoginName: n, Password: 'abc123', ConfirmPassword: 'abc123', Email: `${n}@example.com` });
+    }
+    const [u1, u2, u4] = [await idOf('enduser1'), await idOf('enduser2'), await idOf('enduser4')];
+    const child = await create(admin.token, { LoginName: 'endchild', Password: 'abc123', ParentId: u2 });
+    // The platform sold 045-048 to agent02; the end users then bound them (the devices went to their accounts).
+    const sold = ['865000000000045', '865000000000046', '865000000000047', '865000000000048'];
+    await q(`DELETE FROM devices WHERE imei = ANY($1)`, [sold]);
+    const saleNo = await sellTo(agent2Id, sold);
+    await q(`UPDATE devices SET account_id = $1 WHERE imei IN ('865000000000045', '865000000000046')`, [u1]);
+    await q(`UPDATE devices SET account_id = $1 WHERE imei = '865000000000047'`, [child.body.UserId]);
+    // enduser4 holds 044, which nobody sold to agent02.
+    await q(`UPDATE devices SET account_id = $1 WHERE imei = '865000000000044'`, [u4]);
 
     const r = await p.call(
       '/user/agentAuthorize',
-      { Imeis: '865000000000045\n865000000000046, 865000000000045 865000000000047 865000000000001 865000000000021 999000000000000 12345' },
+      { Imeis: '865000000000045\n865000000000046, 865000000000045 865000000000047 865000000000044 12345' },
       agent2.token,
     );
     expect(r.body).toMatchObject({ State: 200, Moved: 2, Accounts: 1 });
@@ -307,14 +355,15 @@ describe.each(databases())('account administration on %s', (kind) => {
       { Imei: '865000000000045', Outcome: 'moved', LoginName: 'enduser1' },
       { Imei: '865000000000046', Outcome: 'moved', LoginName: 'enduser1' },
       { Imei: '865000000000045', Outcome: 'duplicate' },
-      { Imei: '865000000000047', Outcome: 'ownerHasParent', LoginName: 'endchild' },
-      { Imei: '865000000000001', Outcome: 'ownerHasParent', LoginName: 'clinic01' },
-      { Imei: '865000000000021', Outcome: 'ownerIsAgent', LoginName: 'agent01' },
-      { Imei: '999000000000000', Outcome: 'unknown' },
+      // Sold to the agent, but held by an account an administrator made (below an end user).
+      { Imei: '865000000000047', Outcome: 'notTakeable' },
+      { Imei: '865000000000044', Outcome: 'notSoldToYou' },
       { Imei: '12345', Outcome: 'invalid' },
     ]);
     expect(await pathOf('enduser1')).toBe(`${await pathOf('agent02')}${u1}/`);
-    expect((await p.call('/Device/devicesByUserId', {}, agent2.token)).body.Total).toBe(2);
+    expect(await pathOf('enduser4')).toBe(`/${admin.userId}/${u4}/`);
+    // 045 and 046 came with enduser1; 048 is still agent02's own, as the sale left it.
+    expect((await p.call('/Device/devicesByUserId', {}, agent2.token)).body.Total).toBe(3);
     // Again: now in its tree. The self-registered owner with a sub-account moves whole.
     const again = await p.call('/user/agentAuthorize', { Imeis: ['865000000000045'] }, agent2.token);
     expect(again.body.Items).toEqual([{ Imei: '865000000000045', Outcome: 'inYourTree', LoginName: 'enduser1' }]);
@@ -323,18 +372,39 @@ describe.each(databases())('account administration on %s', (kind) => {
     expect(whole.body).toMatchObject({ Moved: 1, Accounts: 1 });
     expect(await pathOf('endchild')).toBe(`${await pathOf('agent02')}${u2}/${child.body.UserId}/`);
 
-    // Audited, with the outcome of every IMEI.
-    // One entry per authorization, written with the change (the log's own entry is for refusals only).
-    const logs = await q<{ call: string; login_name: string; detail: string }>(
-      `SELECT call, login_name, detail FROM operation_logs WHERE call = '/user/agentAuthorize' AND state = 0 ORDER BY id`,
+    // Audited with the change: the outcome of every IMEI, and per account taken the evidence.
+    const logs = await q<{ object: string; login_name: string; detail: string }>(
+      `SELECT object, login_name, detail FROM operation_logs WHERE call = '/user/agentAuthorize' AND state = 0 AND login_name = 'agent02' ORDER BY id`,
     );
-    expect(logs.length).toBe(3);
-    expect(logs[0]!.login_name).toBe('agent02');
-    expect(JSON.parse(logs[0]!.detail)).toContainEqual(['865000000000047', 'ownerHasParent', 'endchild']);
+    expect(logs.map((l) => l.object)).toEqual(['2/6 IMEI, 1 accounts', 'enduser1 → agent02', '0/1 IMEI, 0 accounts', '1/1 IMEI, 1 accounts', 'enduser2 → agent02']);
+    expect(JSON.parse(logs[0]!.detail)).toContainEqual(['865000000000047', 'notTakeable', '']);
+    const evidence = JSON.parse(logs[1]!.detail);
+    expect(evidence.Owner).toMatchObject({ Id: u1, LoginName: 'enduser1', Origin: 'registered' });
+    expect(evidence.Sales).toEqual([
+      expect.objectContaining({ Imei: '865000000000045', SaleNo: saleNo, Seller: 'admin', Customer: 'agent02' }),
+      expect.objectContaining({ Imei: '865000000000046', SaleNo: saleNo, Seller: 'admin', Customer: 'agent02' }),
+    ]);
+  });
+
+  it("does not take a sale made inside the agent's own tree as evidence", async () => {
+    // An administrator of a branch below agent02 stocks in and "sells" an IMEI to agent02 itself.
+    await create(admin.token, { LoginName: 'branchadmin2', Password: 'abc123', ParentId: await idOf('agent02'), UserType: 3 });
+    const branch = await p.login('branchadmin2', 'abc123');
+    const agent2 = await p.login('agent02', 'abc123');
+    await p.call('/User/Register', { LoginName: 'enduser5', Password: 'abc123', ConfirmPassword: 'abc123', Email: 'enduser5@example.com' });
+    const imei = '865000000000050';
+    await q(`DELETE FROM devices WHERE imei = $1`, [imei]);
+    await sellTo(await idOf('branchadmin2'), [imei], branch.token);
+    await q(`UPDATE devices SET account_id = $1 WHERE imei = $2`, [await idOf('enduser5'), imei]);
+    const r = await p.call('/user/agentAuthorize', { Imeis: [imei] }, agent2.token);
+    expect(r.body.Items).toEqual([{ Imei: imei, Outcome: 'notSoldToYou' }]);
+    expect(await pathOf('enduser5')).toBe(`/${admin.userId}/${await idOf('enduser5')}/`);
   });
 
   it('reads the IMEIs of an Excel list', async () => {
     await p.call('/User/Register', { LoginName: 'enduser3', Password: 'abc123', ConfirmPassword: 'abc123', Email: 'enduser3@example.com' });
+    await q(`DELETE FROM devices WHERE imei = '865000000000049'`);
+    await sellTo(await idOf('agent02'), ['865000000000049']);
     await q(`UPDATE devices SET account_id = $1 WHERE imei = '865000000000049'`, [await idOf('enduser3')]);
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('IMEI');
@@ -346,7 +416,7 @@ describe.each(databases())('account administration on %s', (kind) => {
     const r = await p.call('/user/agentAuthorize', { Content, FileName: 'imeis.xlsx' }, agent2.token);
     expect(r.body.Items).toEqual([
       { Imei: '865000000000049', Outcome: 'moved', LoginName: 'enduser3' },
-      { Imei: '865000000000999', Outcome: 'unknown' },
+      { Imei: '865000000000999', Outcome: 'notSoldToYou' },
     ]);
     const garbage = await p.call('/user/agentAuthorize', { Content: Buffer.from('not a workbook').toString('base64') }, agent2.token);
     expect(garbage.status).toBe(400);

@@ -24,7 +24,9 @@ const TYPE_OF: Record<RoleLabel, number> = {
   'editor-all-indoor-datashow-health': 10,
 };
 
-const pagesOf = (label: RoleLabel) => new Set(pagePaths(permittedRoutes({ UserType: TYPE_OF[label], routes: '' })));
+// The platform's own administrator (the root account) for the admin label; every other label is a tenant's.
+const pagesOf = (label: RoleLabel) => new Set(pagePaths(permittedRoutes({ UserType: TYPE_OF[label], routes: '', PlatformAdmin: label === 'admin' })));
+const PLATFORM_ONLY = ['/alarm/rule', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/push/app'];
 
 const ADMIN_ONLY = ['/alarm/rule', '/track/index', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/inventory/list', '/inventory/sales', '/inventory/batch', '/position/bindBeacon', '/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/scenemap', '/push/sendMessage', '/push/pushlist', '/push/app'];
 const EVERY_ROLE = ['/', '/devices/list', '/devices/detail', '/devices/roles', '/alarm/record', '/alarm/alarmSetting', '/account/accounts', '/account/showfence', '/deviceFence', '/deviceAlarm', '/setting/platform'];
@@ -83,17 +85,17 @@ describe('route filtering by role (SPEC §6)', () => {
 });
 
 describe('route filtering by the server route list', () => {
-  const routes = '/,/devices/list,/devices/detail,/alarm/rule,/health/detail,/setting/setingfunction';
+  const routes = '/,/devices/list,/devices/detail,/inventory/list,/health/detail,/setting/setingfunction';
 
   it('keeps exactly the listed pages and their parents', () => {
     const tree = permittedRoutes({ UserType: 1, routes });
-    expect(pagePaths(tree).sort()).toEqual(['/', '/alarm/rule', '/devices/detail', '/devices/list', '/health/detail', '/setting/setingfunction'].sort());
-    expect(tree.map((r) => r.fullPath)).toEqual(['/', '/devices', '/alarm', '/health', '/setting', '*']);
+    expect(pagePaths(tree).sort()).toEqual(['/', '/devices/detail', '/devices/list', '/health/detail', '/inventory/list', '/setting/setingfunction'].sort());
+    expect(tree.map((r) => r.fullPath)).toEqual(['/', '/devices', '/health', '/inventory', '/setting', '*']);
   });
 
   it('takes the route list over the role when it is non-empty', () => {
-    // A plain editor does not see the alarm rule page by role, but the list grants it.
-    expect(isPathPermitted(permittedRoutes({ UserType: 1, routes }), '/alarm/rule')).toBe(true);
+    // A plain editor does not see the inventory by role, but the list grants it.
+    expect(isPathPermitted(permittedRoutes({ UserType: 1, routes }), '/inventory/list')).toBe(true);
     expect(isPathPermitted(permittedRoutes({ UserType: 1, routes }), '/dashboard')).toBe(false);
     expect(isPathPermitted(permittedRoutes({ UserType: 1, routes: '' }), '/dashboard')).toBe(true);
   });
@@ -109,8 +111,24 @@ describe('route filtering by the server route list', () => {
   });
 });
 
+describe("the pages of what every tenant shares", () => {
+  it("are the platform administrators' only: an administrator of a branch sees every other admin page", () => {
+    const branch = new Set(pagePaths(permittedRoutes({ UserType: 3, routes: '', PlatformAdmin: false })));
+    for (const p of PLATFORM_ONLY) expect(branch.has(p), p).toBe(false);
+    for (const p of ADMIN_ONLY.filter((p) => !PLATFORM_ONLY.includes(p))) expect(branch.has(p), p).toBe(true);
+    const platform = new Set(pagePaths(permittedRoutes({ UserType: 3, routes: '', PlatformAdmin: true })));
+    for (const p of PLATFORM_ONLY) expect(platform.has(p), p).toBe(true);
+  });
+
+  it('are not opened by a route list to anyone else', () => {
+    const listed = '/,/alarm/rule,/model/list,/devices/list';
+    expect(pagePaths(permittedRoutes({ UserType: 1, routes: listed })).sort()).toEqual(['/', '/devices/list']);
+    expect(isPathPermitted(permittedRoutes({ UserType: 3, routes: listed, PlatformAdmin: true }), '/alarm/rule')).toBe(true);
+  });
+});
+
 describe('menu', () => {
-  const adminMenu = buildMenu(permittedRoutes({ UserType: 3, routes: '' }));
+  const adminMenu = buildMenu(permittedRoutes({ UserType: 3, routes: '', PlatformAdmin: true }));
 
   it('omits hidden routes', () => {
     const paths = menuPaths(adminMenu);

@@ -1,7 +1,7 @@
 // What the console offers by the user's permission set: the actions it may use, and the routes and
 // actions a set it writes may hold at most (never more than it holds itself).
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, TREE_ROUTES } from '@wt/contract';
+import { ACTIONS, TREE_ROUTES, platformRoutePaths } from '@wt/contract';
 import { canDo } from '../src/access/can';
 import { heldBy, withinHeld } from '../src/pages/account/roles/FunctionTree';
 
@@ -17,23 +17,29 @@ describe('canDo', () => {
 
 describe('heldBy', () => {
   it('holds every route for the administrator, the role routes without a route list, else the list', () => {
-    const admin = heldBy({ ServerUserType: 3, routes: '', Permissions: ['*'] });
+    const admin = heldBy({ ServerUserType: 3, routes: '', Permissions: ['*'], PlatformAdmin: true });
     expect([...admin.routes]).toEqual(TREE_ROUTES);
     expect(admin.actions.size).toBe(ACTIONS.length);
 
-    const editor = heldBy({ ServerUserType: 1, routes: '', Permissions: ['device.add'] });
+    // An administrator of a branch holds every route but the pages of what every tenant shares.
+    const branch = heldBy({ ServerUserType: 3, routes: '', Permissions: ['*'], PlatformAdmin: false });
+    expect([...branch.routes]).toEqual(TREE_ROUTES.filter((r) => !platformRoutePaths().includes(r)));
+    for (const r of ['/alarm/rule', '/model/list', '/push/app']) expect(branch.routes.has(r)).toBe(false);
+    expect(branch.routes.has('/inventory/list')).toBe(true);
+
+    const editor = heldBy({ ServerUserType: 1, routes: '', Permissions: ['device.add'], PlatformAdmin: false });
     expect(editor.routes.has('/devices/list')).toBe(true);
     expect(editor.routes.has('/model/list')).toBe(false);
     expect([...editor.actions]).toEqual(['device.add']);
 
     // Hidden companions of a route list are not items of the tree.
-    const narrow = heldBy({ ServerUserType: 1, routes: '/,/deviceAlarm,/devices/list,/devices/detail', Permissions: [] });
+    const narrow = heldBy({ ServerUserType: 1, routes: '/,/deviceAlarm,/devices/list,/devices/detail', Permissions: [], PlatformAdmin: false });
     expect([...narrow.routes]).toEqual(['/', '/devices/list']);
   });
 });
 
 describe('withinHeld', () => {
-  const viewer = { ServerUserType: 10, routes: '/,/devices/list,/devices/detail', Permissions: [] as string[] };
+  const viewer = { ServerUserType: 10, routes: '/,/devices/list,/devices/detail', Permissions: [] as string[], PlatformAdmin: false };
   it('offers only the sets that grant nothing more than the user holds', () => {
     expect(withinHeld(viewer, { Routes: ['/devices/list'], Actions: [] })).toBe(true);
     expect(withinHeld(viewer, { Routes: ['/devices/list'], Actions: ['device.add'] })).toBe(false);

@@ -173,7 +173,13 @@ export const moveAccountResponse = ok({ Item: accountRowSchema, Accounts: z.numb
 
 export const setAgentAuthorizationRequest = z.object({ UserId: id, AgentAuthorized: z.boolean({ error: 'validation.required' }) });
 
-export const AGENT_OUTCOMES = ['moved', 'invalid', 'unknown', 'duplicate', 'inYourTree', 'ownerAbove', 'ownerHasParent', 'ownerIsAgent'] as const;
+/**
+ * What became of each IMEI an agent claims. A refusal tells nothing about who holds the device:
+ * `notSoldToYou` (no sale of it to the agent on record, whatever the platform knows of it), or
+ * `notTakeable` (sold to the agent, but not held by an end user who registered himself and sits
+ * directly below the platform).
+ */
+export const AGENT_OUTCOMES = ['moved', 'invalid', 'duplicate', 'inYourTree', 'notSoldToYou', 'notTakeable'] as const;
 export type AgentOutcome = (typeof AGENT_OUTCOMES)[number];
 
 export const agentAuthorizeRequest = z
@@ -192,7 +198,7 @@ export const agentAuthorizeRequest = z
 export const agentResultSchema = z.object({
   Imei: z.string(),
   Outcome: z.enum(AGENT_OUTCOMES),
-  /** The owning account concerned (moved or refused), when there is one. */
+  /** The owning account, only where the agent may know it: moved to it, or already in its tree. */
   LoginName: z.string().optional(),
 });
 export const agentAuthorizeResponse = ok({

@@ -69,6 +69,8 @@ export const userInfoSchema = z.object({
   routes: z.string().describe('comma-separated permitted routes; empty means by role'),
   PermissionId: z.number().nullable(),
   AgentAuthorized: z.boolean(),
+  /** One of the platform's administrators (roles.ts isPlatformAdministrator): changes what every tenant shares. */
+  PlatformAdmin: z.boolean(),
   /** The password was reset: it must be changed before anything else. */
   MustChangePassword: z.boolean(),
   /** The actions of the account's permission set (contract permissions.ts), or ['*'] for every action. */

@@ -16,6 +16,7 @@ import {
   failureSchema,
   grants,
   isAction,
+  isPlatformAdministrator,
   resolveLocale,
   translate,
   actionTitleKey,
@@ -72,8 +73,9 @@ export function requireAction(user: AuthUser, action: string, locale: Locale): v
 }
 
 /**
- * What a logged-in caller must pass before a call's body is read: the registry's admin-only
- * marking, the forced password change, and the action the call needs.
+ * What a logged-in caller must pass before a call's body is read: the forced password change, the
+ * action the call needs, and the registry's marking: an administrator of its branch (user type 3),
+ * or one of the platform's administrators for what every tenant shares.
  */
 function admit(entry: CallEntry, user: AuthUser, request: FastifyRequest): void {
   if (user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(entry.path.toLowerCase()))
@@ -81,7 +83,8 @@ function admit(entry: CallEntry, user: AuthUser, request: FastifyRequest): void 
   // The set's refusal names what is missing, so it comes before the administrator-only marking.
   const need = actionOfCall(entry.path);
   if (need && isAction(need)) requireAction(user, need, requestLocale(request));
-  if (entry.permission === 'admin' && user.userType !== ADMIN_USER_TYPE) throw forbidden();
+  if (entry.permission === 'branchAdmin' && user.userType !== ADMIN_USER_TYPE) throw forbidden();
+  if (entry.permission === 'admin' && !isPlatformAdministrator(user)) throw forbidden();
 }
 
 export function requestLocale(request: FastifyRequest) {

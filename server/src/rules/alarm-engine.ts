@@ -9,7 +9,7 @@
 // engine clears that mark in the same transaction as the alarm record, its partner pushes and its
 // alarm contacts' notices (SMS, e-mail), so an event is raised exactly once; what a crash (or a
 // process without the engine) left pending is replayed at start and every few seconds.
-import { ALARM_CODES, ALARM_TYPES, DEFAULT_LOCALE, alarmTypeByCode, formatDateTime, translate, type HealthThresholds } from '@wt/contract';
+import { ALARM_CODES, ALARM_TYPES, ALWAYS_ON_ALARM_CODES, DEFAULT_LOCALE, alarmTypeByCode, formatDateTime, translate, type HealthThresholds } from '@wt/contract';
 import type { QueryFn } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { alarmTypes } from '../db/schema/index.js';
@@ -442,8 +442,9 @@ export class AlarmEngine {
 
   private async store(q: QueryFn, input: RaiseInput): Promise<Stored | null> {
     const type = this.types.get(input.code);
-    // A type marked invalid raises nothing (SPEC §4 "closing makes the alarm invalid").
-    if (type && !type.enabled) return null;
+    // A type marked invalid raises nothing (SPEC §4 "closing makes the alarm invalid"), except the
+    // types a person in danger raises, which no setting closes (a row closed before that rule).
+    if (type && !type.enabled && !ALWAYS_ON_ALARM_CODES.includes(input.code)) return null;
     if (!type && !alarmTypeByCode(input.code)) return null;
     const now = new Date();
     let time = input.time ? new Date(input.time) : now;

@@ -84,6 +84,24 @@ export interface AccessSubject {
   UserType: number;
   /** Comma-separated permitted routes; empty means by role. */
   routes: string;
+  /** One of the platform's administrators: the only ones who see the pages marked `platform`. */
+  PlatformAdmin?: boolean;
+}
+
+/** Leaves out the pages of what every tenant shares, and groups left with no page. */
+export function withoutPlatformPages(routes: ResolvedRoute[]): ResolvedRoute[] {
+  const out: ResolvedRoute[] = [];
+  for (const r of routes) {
+    if (r.meta?.platform) continue;
+    if (r.children && r.children.length > 0) {
+      const children = withoutPlatformPages(r.children);
+      if (children.length === 0) continue;
+      out.push({ ...r, children });
+    } else {
+      out.push(r);
+    }
+  }
+  return out;
 }
 
 export function rolesOf(user: AccessSubject): RoleLabel[] {
@@ -98,7 +116,7 @@ export function permittedRoutes(user: AccessSubject, table: RouteDef[] = PROTECT
   const resolved = resolveRoutes(table);
   const list = parseRoutes(user.routes);
   const kept = list.length > 0 ? filterByRouteList(resolved, list) : filterByRoles(resolved, rolesOf(user));
-  return [...kept, CATCH_ALL];
+  return [...(user.PlatformAdmin ? kept : withoutPlatformPages(kept)), CATCH_ALL];
 }
 
 /** Full paths of the routes that have a page (the leaves that can be opened). */

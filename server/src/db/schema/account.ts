@@ -65,6 +65,11 @@ export const accounts = pgTable(
     settingFunction: smallint('setting_function').notNull().default(2),
     alarmSet: smallint('alarm_set').notNull().default(1),
     agentAuthorized: boolean('agent_authorized').notNull().default(false),
+    /**
+     * How the account came to be: 'registered' by its owner (/User/Register), or 'created' by an
+     * account above it (and the demo's). An authorized agent may take only registered owners.
+     */
+    origin: text('origin').notNull().default('created'),
     /** Set by a password reset: the next login must change the password before anything else. */
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     disabled: boolean('disabled').notNull().default(false),

@@ -3,7 +3,7 @@
 // subtree; and the agent authorization that takes self-registered end users under an agent.
 // Nothing ever reaches outside the caller's subtree, and a refusal changes nothing.
 import { randomInt } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   ADMIN_USER_TYPE,
@@ -13,6 +13,7 @@ import {
   State,
   account as schemas,
   formatDateTime,
+  inventory as inventorySchemas,
   roleLabelOf,
 } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
@@ -374,6 +375,59 @@ async function imeisOfSheet(base64: string): Promise<string[]> {
 
 type AgentResult = z.infer<typeof schemas.agentResultSchema>;
 
+/** The account holding a claimed IMEI's device. */
+interface Holder {
+  imei: string;
+  id: number;
+  path: string;
+  loginName: string;
+  kind: string;
+  userType: number;
+  origin: string;
+  agentAuthorized: boolean;
+  createdAt: Date | string;
+  parentIsRoot: boolean;
+}
+
+/** A sale of an IMEI to the agent's tree, by an account outside it: the platform's word, not the agent's. */
+interface SaleEvidence {
+  imei: string;
+  saleId: number;
+  saleNo: string;
+  seller: string;
+  customer: string;
+  soldAt: Date | string;
+}
+
+/**
+ * The inventory sales that prove the agent's claim to each IMEI: the item is sold (not voided, not
+ * returned) to the agent or an account below it, by an account that is not in the agent's tree, so
+ * nobody in the tree can make such a record. Stock the agent's tree took in itself is its own word.
+ */
+async function saleEvidence(t: Db, agent: { path: string }, imeis: SQL): Promise<Map<string, SaleEvidence[]>> {
+  const found = await rows<SaleEvidence>(
+    t,
+    sql`SELECT i.imei, s.id AS "saleId", s.sale_no AS "saleNo", seller.login_name AS seller, c.login_name AS customer, s.sold_at AS "soldAt"
+          FROM inv_items i
+          JOIN inv_sales s ON s.id = i.sale_id AND s.voided_at IS NULL
+          JOIN accounts c ON c.id = s.customer_id
+          JOIN accounts seller ON seller.id = s.account_id
+         WHERE i.imei = ANY(${imeis}) AND i.state = ${inventorySchemas.ITEM_STATES.sold}
+           AND c.path LIKE ${`${agent.path}%`} AND seller.path NOT LIKE ${`${agent.path}%`}`,
+  );
+  const out = new Map<string, SaleEvidence[]>();
+  for (const e of found) out.set(e.imei, [...(out.get(e.imei) ?? []), e]);
+  return out;
+}
+
+/**
+ * An end user who registered himself and still sits directly below the platform: never an account
+ * an administrator made, an operator, an agent or an administrator of any kind.
+ */
+function selfRegisteredEndUser(o: Holder): boolean {
+  return o.origin === 'registered' && o.kind === 'user' && Number(o.userType) !== ADMIN_USER_TYPE && !o.agentAuthorized && o.parentIsRoot;
+}
+
 export async function agentAuthorize(ctx: AuthedContext, b: Body<'/user/agentAuthorize'>) {
   const { db } = ctx.deps.database;
   const me = await self(ctx);
@@ -389,16 +443,19 @@ export async function agentAuthorize(ctx: AuthedContext, b: Body<'/user/agentAut
     await t.execute(sql`SELECT pg_advisory_xact_lock(${repo.TREE_LOCK})`);
     const agent = await accountInScope(t, ctx.user);
     const valid = [...new Set(listed.filter(schemas.isImei))];
-    const owners = await rows<{ imei: string; id: number; path: string; parentId: number | null; loginName: string; kind: string; userType: number; agentAuthorized: boolean; parentIsRoot: boolean }>(
+    const imeis = sql.raw(`'{${valid.join(',')}}'::text[]`);
+    const holders = await rows<Holder>(
       t,
-      sql`SELECT d.imei, a.id, a.path, a.parent_id AS "parentId", a.login_name AS "loginName", a.kind, a.user_type AS "userType",
-                 a.agent_authorized AS "agentAuthorized", (p.parent_id IS NULL AND p.id IS NOT NULL) AS "parentIsRoot"
+      sql`SELECT d.imei, a.id, a.path, a.login_name AS "loginName", a.kind, a.user_type AS "userType", a.origin,
+                 a.agent_authorized AS "agentAuthorized", a.created_at AS "createdAt", (p.parent_id IS NULL AND p.id IS NOT NULL) AS "parentIsRoot"
             FROM devices d JOIN accounts a ON a.id = d.account_id LEFT JOIN accounts p ON p.id = a.parent_id
-           WHERE d.imei = ANY(${sql.raw(`'{${valid.join(',')}}'`)}::text[])`,
+           WHERE d.imei = ANY(${imeis})`,
     );
-    const byImei = new Map(owners.map((o) => [o.imei, o]));
+    const sales = await saleEvidence(t, agent, imeis);
+    const byImei = new Map(holders.map((o) => [o.imei, o]));
     const seen = new Set<string>();
     const moved = new Map<number, { accountId: number; from: string; to: string }>();
+    const audits = new Map<number, { owner: Holder; evidence: SaleEvidence[] }>();
     const out: AgentResult[] = [];
     for (const imei of listed) {
       if (!schemas.isImei(imei)) {
@@ -411,30 +468,45 @@ export async function agentAuthorize(ctx: AuthedContext, b: Body<'/user/agentAut
       }
       seen.add(imei);
       const o = byImei.get(imei);
-      if (!o) {
-        out.push({ Imei: imei, Outcome: 'unknown' });
+      const id = o ? Number(o.id) : 0;
+      if (o && (moved.has(id) || o.path.startsWith(agent.path))) {
+        out.push({ Imei: imei, Outcome: moved.has(id) ? 'moved' : 'inYourTree', LoginName: o.loginName });
+        audits.get(id)?.evidence.push(...(sales.get(imei) ?? []));
         continue;
       }
-      const owner = { Imei: imei, LoginName: o.loginName };
-      if (moved.has(Number(o.id))) out.push({ ...owner, Outcome: 'moved' });
-      else if (o.path.startsWith(agent.path)) out.push({ ...owner, Outcome: 'inYourTree' });
-      else if (agent.path.startsWith(o.path)) out.push({ ...owner, Outcome: 'ownerAbove' });
-      else if (o.kind === 'agent' || Number(o.userType) === ADMIN_USER_TYPE || o.agentAuthorized || o.parentId === null) out.push({ ...owner, Outcome: 'ownerIsAgent' });
-      else if (!o.parentIsRoot) out.push({ ...owner, Outcome: 'ownerHasParent' });
-      else {
-        const m = await moveSubtree(t, { id: Number(o.id), path: o.path }, agent);
-        moved.set(Number(o.id), { accountId: Number(o.id), from: m.from, to: m.to });
-        out.push({ ...owner, Outcome: 'moved' });
+      // The agent's word is not enough: the platform must have sold it the IMEI. Without that, the
+      // answer is the same whoever holds the device, or whether anyone does.
+      const evidence = sales.get(imei);
+      if (!evidence) {
+        out.push({ Imei: imei, Outcome: 'notSoldToYou' });
+        continue;
       }
+      if (!o || !selfRegisteredEndUser(o)) {
+        out.push({ Imei: imei, Outcome: 'notTakeable' });
+        continue;
+      }
+      const m = await moveSubtree(t, { id, path: o.path }, agent);
+      moved.set(id, { accountId: id, from: m.from, to: m.to });
+      audits.set(id, { owner: o, evidence: [...evidence] });
+      out.push({ Imei: imei, Outcome: 'moved', LoginName: o.loginName });
     }
     const movedCount = out.filter((r) => r.Outcome === 'moved').length;
-    // The audit: who took which accounts, and what became of every IMEI.
+    // The audit, written with the change: what became of every IMEI, and for each account taken the
+    // evidence that allowed it (the sales of its IMEIs to the agent, and its own registration).
+    const entry = (object: string, detail: unknown) =>
+      sql`(${agent.id}, ${agent.path}, ${agent.loginName}, '/user/agentAuthorize', 'account.authorize', ${object.slice(0, 256)}, 0,
+           ${JSON.stringify(detail).slice(0, 200_000)}, ${ctx.ip}, ${ipLocationText(ctx.ip)})`;
+    const entries = [
+      entry(`${movedCount}/${out.length} IMEI, ${moved.size} accounts`, out.map((r) => [r.Imei, r.Outcome, r.LoginName ?? ''])),
+      ...[...audits.values()].map(({ owner, evidence }) =>
+        entry(`${owner.loginName} → ${agent.loginName}`, {
+          Owner: { Id: Number(owner.id), LoginName: owner.loginName, Origin: owner.origin, RegisteredAt: new Date(owner.createdAt).toISOString() },
+          Sales: evidence.map((e) => ({ Imei: e.imei, SaleId: Number(e.saleId), SaleNo: e.saleNo, Seller: e.seller, Customer: e.customer, SoldAt: new Date(e.soldAt).toISOString() })),
+        }),
+      ),
+    ];
     await t.execute(
-      sql`INSERT INTO operation_logs (account_id, account_path, login_name, call, action, object, state, detail, ip, ip_location)
-          VALUES (${agent.id}, ${agent.path}, ${agent.loginName}, '/user/agentAuthorize', 'account.authorize',
-                  ${`${movedCount}/${out.length} IMEI, ${moved.size} accounts`.slice(0, 256)}, 0,
-                  ${JSON.stringify(out.map((r) => [r.Imei, r.Outcome, r.LoginName ?? ''])).slice(0, 200_000)},
-                  ${ctx.ip}, ${ipLocationText(ctx.ip)})`,
+      sql`INSERT INTO operation_logs (account_id, account_path, login_name, call, action, object, state, detail, ip, ip_location) VALUES ${sql.join(entries, sql`, `)}`,
     );
     return { items: out, moves: [...moved.values()] };
   });

@@ -1,7 +1,7 @@
 // The Alarm area's calls: alarm types (admin), records with confirmation, thresholds, per-user
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { formatDateTime, type Locale } from '@wt/contract';
+import { ALWAYS_ON_ALARM_CODES, formatDateTime, type Locale } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import { accounts, alarmContacts, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
@@ -132,6 +132,14 @@ export async function saveType(
     pagePush: b.PagePush,
     enabled: b.Enabled,
   };
+  // SOS and fall stay on and keep their code: closing them would silence a person in danger.
+  if (ALWAYS_ON_ALARM_CODES.includes(b.Code) && b.Enabled !== 1) throw fieldError('Enabled', 'alarm.typeAlwaysOn', { name: alarmTypeName(ctx.locale, b.Code, { nameZh: b.NameZh, nameEn: b.NameEn }) });
+  if (b.Id) {
+    const [before] = await db.select({ code: alarmTypes.code, nameZh: alarmTypes.nameZh, nameEn: alarmTypes.nameEn }).from(alarmTypes).where(eq(alarmTypes.id, b.Id)).limit(1);
+    if (before && before.code !== b.Code && ALWAYS_ON_ALARM_CODES.includes(before.code)) {
+      throw fieldError('Code', 'alarm.typeCodeFixed', { name: alarmTypeName(ctx.locale, before.code, before) });
+    }
+  }
   const [taken] = await db.select({ id: alarmTypes.id }).from(alarmTypes).where(eq(alarmTypes.code, b.Code)).limit(1);
   if (taken && taken.id !== b.Id) throw conflict('alarm.codeExists', { code: b.Code });
   let id: number;
@@ -157,6 +165,7 @@ export async function deleteType(ctx: AuthedContext, id: number) {
   const { db } = ctx.deps.database;
   const [row] = await db.select().from(alarmTypes).where(eq(alarmTypes.id, id)).limit(1);
   if (!row) throw notFound();
+  if (ALWAYS_ON_ALARM_CODES.includes(row.code)) throw conflict('alarm.typeAlwaysOn', { name: alarmTypeName(ctx.locale, row.code, row) });
   const [used] = await db.select({ id: alarms.id }).from(alarms).where(eq(alarms.type, row.code)).limit(1);
   if (used) throw conflict('alarm.typeInUse');
   await db.delete(alarmTypes).where(eq(alarmTypes.id, id));

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { exportContext } from '../../lib/export-sheet.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
-import { ADMIN_USER_TYPE } from '@wt/contract';
+import { isPlatformAdministrator } from '@wt/contract';
 
 export type AppPlatform = 'android' | 'ios';
 const MB = 1024 * 1024;
@@ -91,7 +91,7 @@ export async function appPackageRoutes(app: FastifyInstance, opts: { deps: AppDe
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     scope.post('/api/app-packages', { bodyLimit: deps.config.APP_PACKAGE_MAX_MB * MB + 1 }, async (request) => {
       const ctx = await exportContext(app, deps, request, 'app.edit');
-      if (ctx.user.userType !== ADMIN_USER_TYPE) throw new AppError(403, 'common.forbidden');
+      if (!isPlatformAdministrator(ctx.user)) throw new AppError(403, 'common.forbidden');
       const max = deps.config.APP_PACKAGE_MAX_MB * MB;
       const dir = packagesDir(deps);
       await mkdir(dir, { recursive: true });

@@ -15,7 +15,9 @@ import {
   grants,
   grantsOf,
   isAction,
+  isPlatformAdministrator,
   parseList,
+  platformRoutePaths,
   roleRoutes,
   routesWithCompanions,
   translate,
@@ -42,6 +44,8 @@ interface Holding {
   routes: ReadonlySet<string> | null;
   userType: number;
   setId: number | null;
+  /** One of the platform's administrators: the only ones holding the pages marked `platform`. */
+  platform: boolean;
 }
 
 const isAdmin = (ctx: AuthedContext) => ctx.user.userType === ADMIN_USER_TYPE;
@@ -60,13 +64,16 @@ async function holdingOf(ctx: AuthedContext, db: Db = ctx.deps.database.db): Pro
     routes: listed.length > 0 ? new Set(listed) : null,
     userType: row.userType,
     setId: row.setId,
+    platform: isPlatformAdministrator(ctx.user),
   };
 }
 
 /** The tree routes an account opens: its set's, or every route its role opens. */
 function routesHeld(h: Holding): ReadonlySet<string> {
-  if (h.routes) return h.routes;
-  return new Set(h.userType === ADMIN_USER_TYPE ? TREE_ROUTES : roleRoutes(h.userType).filter((r) => TREE_ROUTES.includes(r)));
+  const held = h.routes ? [...h.routes] : h.userType === ADMIN_USER_TYPE ? TREE_ROUTES : roleRoutes(h.userType).filter((r) => TREE_ROUTES.includes(r));
+  if (h.platform) return new Set(held);
+  const platformOnly = new Set(platformRoutePaths());
+  return new Set(held.filter((r) => !platformOnly.has(r)));
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   effectiveUserType,
   formatDateTime,
   grantsOf,
+  isPlatformAdministrator,
   permissionList,
   resolveLocale,
   roleLabelOf,
@@ -188,6 +189,7 @@ export async function toUserInfo(ctx: CallContext, a: AccountRow): Promise<UserI
     routes,
     PermissionId: a.permissionSetId,
     AgentAuthorized: a.agentAuthorized,
+    PlatformAdmin: isPlatformAdministrator(a),
     MustChangePassword: a.mustChangePassword,
     Permissions: permissionList(grantsOf(a.userType, set)),
   };
@@ -211,6 +213,7 @@ export async function register(ctx: CallContext, body: { LoginName: string; Pass
     email: body.Email.trim(),
     kind: 'user',
     userType: 1,
+    origin: 'registered',
     language: resolveLocale(body.Language ?? ctx.locale),
   });
   await log(ctx, account, LOG_ACTIONS.REGISTER);

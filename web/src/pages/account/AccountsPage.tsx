@@ -32,7 +32,7 @@ export default function AccountsPage() {
   const [agentOpen, setAgentOpen] = useState(false);
   const parentId = selected?.UserId ?? me?.UserId;
   const parentName = selected?.LoginName ?? me?.LoginName ?? '';
-  const isAdmin = me?.ServerUserType === 3;
+  const isPlatformAdmin = me?.PlatformAdmin === true;
 
   const columns = useMemo<ColumnsType<AccountRow>>(
     () => [
@@ -83,7 +83,7 @@ export default function AccountsPage() {
       key: 'agent',
       label: r.AgentAuthorized ? t('accounts:actions.revoke') : t('accounts:actions.grant'),
       icon: <SafetyCertificateOutlined />,
-      visible: isAdmin && r.AccountKind === 'agent' && can('account.authorize'),
+      visible: isPlatformAdmin && r.AccountKind === 'agent' && can('account.authorize'),
       confirm: r.AgentAuthorized ? t('accounts:confirm.revoke', { name: r.LoginName }) : undefined,
       run: () => call('/user/setAgentAuthorization', { UserId: r.UserId, AgentAuthorized: !r.AgentAuthorized }),
       success: r.AgentAuthorized ? t('accounts:revoked') : t('accounts:granted'),

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button, Card, Col, Form, Input, InputNumber, Radio, Row, Select, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { saveAlarmTypeRequest, type AlarmType } from '@wt/contract';
+import { ALWAYS_ON_ALARM_CODES, saveAlarmTypeRequest, type AlarmType } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
@@ -23,6 +23,8 @@ export default function AlarmRulePage() {
   const [editing, setEditing] = useState<{ item: AlarmType | null } | null>(null);
   const levels = [1, 2, 3].map((v) => ({ value: v, label: t(`alarm:level.${v}`) }));
   const rings = [1, 2, 3].map((v) => ({ value: v, label: t(`alarm:ring.${v}`) }));
+  // SOS and fall stay on and keep their number (the server refuses otherwise).
+  const alwaysOn = !!editing?.item && ALWAYS_ON_ALARM_CODES.includes(editing.item.Code);
 
   return (
     <Card>
@@ -73,7 +75,9 @@ export default function AlarmRulePage() {
             render: (_, r) =>
               mayEdit && (
               <RowActions
-                actions={catalogueActions(t, { name: r.Name, onEdit: () => setEditing({ item: r }), remove: () => call('/ExceptionMessage/DeleteExceptionType', { Id: r.Id }) })}
+                actions={catalogueActions(t, { name: r.Name, onEdit: () => setEditing({ item: r }), remove: () => call('/ExceptionMessage/DeleteExceptionType', { Id: r.Id }) }).filter(
+                  (a) => a.key !== 'delete' || !ALWAYS_ON_ALARM_CODES.includes(r.Code),
+                )}
                 invalidate={[ALARM_KEY]}
               />
             ),
@@ -94,7 +98,7 @@ export default function AlarmRulePage() {
             <Row gutter={16}>
               <Col span={6}>
                 <Form.Item name="Code" label={t('alarm:type.code')} required>
-                  <InputNumber min={1} max={9999} style={{ width: '100%' }} />
+                  <InputNumber min={1} max={9999} style={{ width: '100%' }} disabled={alwaysOn} />
                 </Form.Item>
               </Col>
               <Col span={9}>
@@ -141,8 +145,8 @@ export default function AlarmRulePage() {
                 </Form.Item>
               </Col>
               <Col span={12}>
-                <Form.Item name="Enabled" label={t('alarm:type.enabled')}>
-                  <Radio.Group options={[{ value: 1, label: t('alarm:type.valid') }, { value: 2, label: t('alarm:type.invalid') }]} />
+                <Form.Item name="Enabled" label={t('alarm:type.enabled')} extra={alwaysOn ? t('alarm:type.alwaysOn') : undefined}>
+                  <Radio.Group options={[{ value: 1, label: t('alarm:type.valid') }, { value: 2, label: t('alarm:type.invalid'), disabled: alwaysOn }]} />
                 </Form.Item>
               </Col>
             </Row>

@@ -12,6 +12,7 @@ import {
   FUNCTION_TREE,
   TREE_ROUTES,
   parseRoutes,
+  platformRoutePaths,
   roleRoutes,
   treeRoutesOf,
   type FunctionNode,
@@ -24,7 +25,7 @@ export interface Grants {
 }
 
 /** The tree routes and actions a user holds: what a set it writes may grant at most. */
-export function heldBy(info: Pick<UserInfo, 'ServerUserType' | 'routes' | 'Permissions'>): { routes: Set<string>; actions: Set<string> } {
+export function heldBy(info: Pick<UserInfo, 'ServerUserType' | 'routes' | 'Permissions' | 'PlatformAdmin'>): { routes: Set<string>; actions: Set<string> } {
   const listed = treeRoutesOf(parseRoutes(info.routes));
   const routes =
     info.ServerUserType === ADMIN_USER_TYPE
@@ -32,8 +33,10 @@ export function heldBy(info: Pick<UserInfo, 'ServerUserType' | 'routes' | 'Permi
       : listed.length > 0
         ? listed
         : roleRoutes(info.ServerUserType).filter((r) => TREE_ROUTES.includes(r));
+  // The pages of what every tenant shares are the platform's administrators' alone: nobody else can give them.
+  const platformOnly = info.PlatformAdmin ? new Set<string>() : new Set(platformRoutePaths());
   const actions = info.Permissions.includes('*') ? [...ACTIONS] : info.Permissions;
-  return { routes: new Set(routes), actions: new Set(actions) };
+  return { routes: new Set(routes.filter((r) => !platformOnly.has(r))), actions: new Set(actions) };
 }
 
 /**
@@ -41,7 +44,7 @@ export function heldBy(info: Pick<UserInfo, 'ServerUserType' | 'routes' | 'Permi
  * applied or assigned): its actions held, its routes held; a set by role only for a user by role.
  */
 export function withinHeld(
-  info: Pick<UserInfo, 'ServerUserType' | 'routes' | 'Permissions'>,
+  info: Pick<UserInfo, 'ServerUserType' | 'routes' | 'Permissions' | 'PlatformAdmin'>,
   set: { Routes: readonly string[]; Actions: readonly string[] },
 ): boolean {
   const held = heldBy(info);

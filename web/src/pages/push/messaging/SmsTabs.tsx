@@ -20,7 +20,6 @@ type RechargeValues = z.input<typeof messaging.smsActionRequest>;
 
 const SMS_KEY = ['sms'] as const;
 const NOTICE_COLOR: Record<Notice['Status'], string> = { pending: 'default', sent: 'processing', delivered: 'success', undelivered: 'warning', failed: 'error', refused: 'error' };
-const ADMIN_TYPE = 3;
 
 /** A reason stored as a message key is shown in the reader's language; a provider's own words as they are. */
 function useReason() {
@@ -79,8 +78,9 @@ function ChangesDrawer({ account, onClose }: { account: SmsAccount | null; onClo
 
 export function SmsAccountsTab() {
   const { t } = useTranslation();
-  const isAdmin = useSession((s) => s.userInfo?.UserType) === ADMIN_TYPE;
-  const mayEdit = useCan()('message.send') && isAdmin;
+  // SMS credit is the platform's to give: only its administrators recharge.
+  const isPlatformAdmin = useSession((s) => s.userInfo?.PlatformAdmin) === true;
+  const mayEdit = useCan()('message.send') && isPlatformAdmin;
   const [recharging, setRecharging] = useState<SmsAccount | null>(null);
   const [history, setHistory] = useState<SmsAccount | null>(null);
   return (
