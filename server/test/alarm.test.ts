@@ -218,7 +218,24 @@ describe.each(databases())('alarms on %s', (kind) => {
     expect((await p.call('/ExceptionMessage/DeleteExceptionType', { Id: ok.body.Id }, admin)).body.State).toBe(200);
     // A type with records cannot be deleted; it can be made invalid, and then raises nothing.
     const sosType = (await p.call('/ExceptionMessage/ExceptionType', { Keyword: 'SOS' }, admin)).body.Items[0];
-    expect((await p.call('/ExceptionMessage/DeleteExceptionType', { Id: sosType.Id }, admin)).body.Message).toBe('alarm.typeInUse');
+    // SOS and fall stay on: not deleted, not closed, not renumbered; their sound and texts may change.
+    expect((await p.call('/ExceptionMessage/DeleteExceptionType', { Id: sosType.Id }, admin)).body.Message).toBe('alarm.typeAlwaysOn');
+    const closed = await p.call('/ExceptionMessage/saveExceptionType', { ...sosType, Enabled: 2 }, admin, { 'accept-language': 'en' });
+    expect(closed.body.Fields[0]).toMatchObject({ Field: 'Enabled', Message: 'alarm.typeAlwaysOn' });
+    expect(closed.body.Fields[0].Text).toContain('SOS');
+    const renumbered = await p.call('/ExceptionMessage/saveExceptionType', { ...sosType, Code: 905 }, admin);
+    expect(renumbered.body.Fields[0]).toMatchObject({ Field: 'Code', Message: 'alarm.typeCodeFixed' });
+    expect((await p.call('/ExceptionMessage/saveExceptionType', { ...sosType, RingType: 3 }, admin)).body.State).toBe(200);
+    // A row closed before the rule (an older database) raises its alarms all the same.
+    await p.deps.database.query(`UPDATE alarm_types SET enabled = 2 WHERE code = 5`);
+    p.deps.bus.publish('alarm.types.changed', {});
+    await new Promise((r) => setTimeout(r, 50));
+    await engineOf(p).idle();
+    const raisedSos = async () => Number((await p.deps.database.query<{ n: number }>(`SELECT coalesce(sum(count), 0)::int AS n FROM alarms WHERE type = 5`))[0]!.n);
+    const sosBefore = await raisedSos();
+    await deviceAlarm(p, other, 'sos');
+    await expect.poll(raisedSos).toBeGreaterThan(sosBefore);
+    await p.deps.database.query(`UPDATE alarm_types SET enabled = 1 WHERE code = 5`);
     const lowBat = (await p.call('/ExceptionMessage/ExceptionType', { Keyword: 'Low battery' }, admin)).body.Items[0];
     await p.call('/ExceptionMessage/saveExceptionType', { ...lowBat, Enabled: 2 }, admin);
     await new Promise((r) => setTimeout(r, 50));
