@@ -48,6 +48,8 @@ export interface TestPlatform extends Platform {
 export async function startTestPlatform(
   kind: DbKind = 'pglite',
   env: Record<string, string> = {},
+  /** `now`: the clock of the login limits and unlock links, for tests that move time. */
+  opts: { now?: () => number } = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-test-'));
   const pgdb = kind === 'postgres' ? await createPgDatabase() : undefined;
@@ -64,7 +66,7 @@ export async function startTestPlatform(
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
     ...env,
   });
-  const platform = await startPlatform(config);
+  const platform = await startPlatform(config, { now: opts.now });
   const call: TestPlatform['call'] = async (p, body = {}, token, headers = {}) => {
     const res = await fetch(`${platform.url}/api${p}`, {
       method: 'POST',
