@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databases, startPeerProcess, startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, peerProcesses, peersAvailable, startTestPlatform, type TestPlatform } from './helpers.js';
 
 interface Answer {
   status: number;
@@ -221,20 +221,11 @@ describe.each(databases())('failed logins on %s', (kind) => {
   });
 });
 
-const REDIS = process.env.TEST_REDIS_URL;
-describe.skipIf(!REDIS || !process.env.TEST_DATABASE_URL)('failed logins counted across processes', () => {
-  let p: TestPlatform;
-  let q: Awaited<ReturnType<typeof startPeerProcess>>;
-  beforeAll(async () => {
-    p = await startTestPlatform('postgres', { REDIS_URL: REDIS! });
-    q = await startPeerProcess(p, REDIS!);
-  });
-  afterAll(async () => {
-    await q?.close();
-    await p?.stop();
-  });
+describe.skipIf(!peersAvailable())('failed logins counted across processes', () => {
+  const peers = peerProcesses();
 
   it('locks a source on one process after failures counted on another', async () => {
+    const { p, q } = peers;
     const on = (url: string, Password: string) =>
       post(`${url}/api/User/Login`, { LoginName: 'viewer01', Password }, {});
     for (let i = 0; i < 3; i++) expect((await on(p.url, 'wrong12')).body.Message).toBe('auth.loginFailed');

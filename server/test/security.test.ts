@@ -9,7 +9,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { databases, startPeerProcess, startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, peerProcesses, peersAvailable, startTestPlatform, type TestPlatform } from './helpers.js';
 
 const agent = new http.Agent({ keepAlive: true });
 afterAll(() => agent.destroy());
@@ -206,20 +206,11 @@ describe.each(databases())('defences behind a trusted proxy on %s', (kind) => {
   });
 });
 
-const REDIS = process.env.TEST_REDIS_URL;
-describe.skipIf(!REDIS || !process.env.TEST_DATABASE_URL)('ended sessions across processes over Redis', () => {
-  let p: TestPlatform;
-  let q: Awaited<ReturnType<typeof startPeerProcess>>;
-  beforeAll(async () => {
-    p = await startTestPlatform('postgres', { REDIS_URL: REDIS! });
-    q = await startPeerProcess(p, REDIS!);
-  });
-  afterAll(async () => {
-    await q?.close();
-    await p?.stop();
-  });
+describe.skipIf(!peersAvailable())('ended sessions across processes over Redis', () => {
+  const peers = peerProcesses();
 
   it("refuses another process's cached session once the password changed", async () => {
+    const { p, q } = peers;
     const a = await p.login('agent01');
     const b = await p.login('agent01');
     const onQ = (token: string) =>

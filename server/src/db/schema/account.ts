@@ -99,7 +99,8 @@ export const sessions = pgTable(
   ],
 );
 
-export const passwordResets = pgTable('password_resets', {
+/** The columns of a one-time link mailed to an account: its token is stored only as a hash. */
+const mailedLink = () => ({
   id: serial('id').primaryKey(),
   accountId: integer('account_id').notNull(),
   tokenHash: text('token_hash').notNull().unique(),
@@ -108,18 +109,14 @@ export const passwordResets = pgTable('password_resets', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+export const passwordResets = pgTable('password_resets', mailedLink());
+
 /**
- * A browser-unlock link mailed to an account whose logins from new places are slowed down (its
- * token stored only as a hash): opening it marks that browser as the account's own.
+ * A browser-unlock link mailed to an account whose logins from new places are delayed: opening it
+ * marks that browser as the account's own.
  */
-export const loginUnlocks = pgTable('login_unlocks', {
-  id: serial('id').primaryKey(),
-  accountId: integer('account_id').notNull(),
-  tokenHash: text('token_hash').notNull().unique(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const loginUnlocks = pgTable('login_unlocks', mailedLink());
+
 
 /**
  * Failed logins, shared by every process (lib/login-limiter.ts): one row per account name and

@@ -11,6 +11,7 @@ import {
   permissionList,
   resolveLocale,
   roleLabelOf,
+  type Locale,
   translate,
   type UserInfo,
 } from '@wt/contract';
@@ -77,6 +78,23 @@ async function loginSource(ctx: CallContext, account: AccountRow | undefined) {
   };
 }
 
+/**
+ * Stores a one-time token for the account (its hash, valid `minutes` from `now`) and mails the
+ * account the console's link `<PUBLIC_URL>/login?<kind>=<token>` with the mail.<kind>Subject and Body.
+ */
+async function mailLink(ctx: CallContext, account: AccountRow, o: { kind: 'reset' | 'unlock'; minutes: number; now: number; locale: Locale }) {
+  const token = randomToken();
+  const table = o.kind === 'reset' ? repo.passwordResets : repo.loginUnlocks;
+  await ctx.deps.database.db.insert(table).values({ accountId: account.id, tokenHash: sha256(token), expiresAt: new Date(o.now + o.minutes * 60_000) });
+  const link = `${ctx.deps.config.PUBLIC_URL}/login?${o.kind}=${encodeURIComponent(token)}`;
+  const params = { title: ctx.deps.config.PLATFORM_TITLE, name: account.username || account.loginName, minutes: o.minutes, link };
+  await ctx.deps.mailer.send({
+    to: account.email,
+    subject: translate(o.locale, `mail.${o.kind}Subject`, params),
+    text: translate(o.locale, `mail.${o.kind}Body`, params),
+  });
+}
+
 /** An unlock link works once, this long; at most one goes out per account this often. */
 const UNLOCK_MINUTES = 30;
 const UNLOCK_MAIL_EVERY_MINUTES = 10;
@@ -87,24 +105,10 @@ const UNLOCK_MAIL_EVERY_MINUTES = 10;
  * login, so the answer's time does not tell whether the account exists or has an e-mail.
  */
 async function mailUnlockLink(ctx: CallContext, loginName: string, account: AccountRow | undefined) {
-  const { db } = ctx.deps.database;
   const limiter = ctx.deps.loginLimiter;
   if (!account?.email || !(await limiter.claimUnlockMail(loginName, UNLOCK_MAIL_EVERY_MINUTES * 60_000))) return;
-  const token = randomToken();
-  await db.insert(repo.loginUnlocks).values({
-    accountId: account.id,
-    tokenHash: sha256(token),
-    expiresAt: new Date(limiter.now() + UNLOCK_MINUTES * 60_000),
-  });
   // The owner's language, not the one of whoever tried.
-  const locale = resolveLocale(account.language);
-  const link = `${ctx.deps.config.PUBLIC_URL}/login?unlock=${encodeURIComponent(token)}`;
-  const params = { title: ctx.deps.config.PLATFORM_TITLE, name: account.username || account.loginName, minutes: UNLOCK_MINUTES, link };
-  await ctx.deps.mailer.send({
-    to: account.email,
-    subject: translate(locale, 'mail.unlockSubject', params),
-    text: translate(locale, 'mail.unlockBody', params),
-  });
+  await mailLink(ctx, account, { kind: 'unlock', minutes: UNLOCK_MINUTES, now: limiter.now(), locale: resolveLocale(account.language) });
 }
 
 /** Opens a mailed unlock link: the browser sending the token becomes one of the account's own. */
@@ -275,20 +279,7 @@ export async function findPassword(ctx: CallContext, body: { LoginName: string; 
   if (!account || !account.email || account.email.trim().toLowerCase() !== body.Email.trim().toLowerCase()) {
     throw new AppError(State.BAD_REQUEST, 'auth.resetFailed');
   }
-  const token = randomToken();
-  await db.insert(repo.passwordResets).values({
-    accountId: account.id,
-    tokenHash: sha256(token),
-    expiresAt: new Date(Date.now() + RESET_MINUTES * 60_000),
-  });
-  const locale = resolveLocale(body.Language ?? ctx.locale);
-  const link = `${ctx.deps.config.PUBLIC_URL}/login?reset=${encodeURIComponent(token)}`;
-  const params = { title: ctx.deps.config.PLATFORM_TITLE, name: account.username || account.loginName, minutes: RESET_MINUTES, link };
-  await ctx.deps.mailer.send({
-    to: account.email,
-    subject: translate(locale, 'mail.resetSubject', params),
-    text: translate(locale, 'mail.resetBody', params),
-  });
+  await mailLink(ctx, account, { kind: 'reset', minutes: RESET_MINUTES, now: Date.now(), locale: resolveLocale(body.Language ?? ctx.locale) });
   return { State: 200 as const, Message: 'auth.resetMailSent' };
 }
 
