@@ -60,16 +60,17 @@ function useRule<V>(validate: Validate<V>) {
   return { form, rule: (field: keyof V & string) => fieldRule(validate, form, field, t) };
 }
 
-/** A refused login's wait: its message key (this source locked, or new places delayed) and when it ends. */
+/** A refused login's wait: the refusal (this source locked, new places delayed, too many requests) and when it ends. */
 interface LoginWait {
-  key: string;
+  refusal: ApiError;
   until: number;
 }
 
 /** The wait of a 429 answer carrying its seconds, else null. */
 function loginWaitOf(err: unknown): LoginWait | null {
-  const seconds = err instanceof ApiError && err.state === State.TOO_MANY_REQUESTS ? err.params?.seconds : undefined;
-  return typeof seconds === 'number' ? { key: (err as ApiError).messageKey, until: Date.now() + seconds * 1000 } : null;
+  if (!(err instanceof ApiError) || err.state !== State.TOO_MANY_REQUESTS) return null;
+  const seconds = err.params?.seconds;
+  return typeof seconds === 'number' ? { refusal: err, until: Date.now() + seconds * 1000 } : null;
 }
 
 const secondsLeft = (until: number) => Math.max(0, Math.ceil((until - Date.now()) / 1000));
@@ -78,6 +79,7 @@ const secondsLeft = (until: number) => Math.max(0, Math.ceil((until - Date.now()
 function LoginWaitNotice({ wait, onOver }: { wait: LoginWait; onOver: () => void }) {
   const { t } = useTranslation();
   const [seconds, setSeconds] = useState(() => secondsLeft(wait.until));
+  const { state, messageKey, params, fields, text } = wait.refusal;
   useEffect(() => {
     const timer = setInterval(() => {
       const s = secondsLeft(wait.until);
@@ -86,9 +88,9 @@ function LoginWaitNotice({ wait, onOver }: { wait: LoginWait; onOver: () => void
     }, 1000);
     return () => clearInterval(timer);
   }, [wait, onOver]);
-  return (
-    <Alert type="warning" showIcon data-testid="login-wait" style={{ marginBottom: 16 }} title={t(`messages:${wait.key}`, { seconds })} />
-  );
+  // The seconds counted down replace the answer's.
+  const shown = errorText(t, new ApiError(state, messageKey, { ...params, seconds }, fields, text));
+  return <Alert type="warning" showIcon data-testid="login-wait" style={{ marginBottom: 16 }} title={shown} />;
 }
 
 function LoginForm({ onMode, initialName }: { onMode: (m: Mode) => void; initialName?: string }) {
