@@ -223,10 +223,11 @@ export const CALLS: readonly CallEntry[] = [
 
 /**
  * Calls the platform serves beyond the console's 190: completing a flow the spec implies (the
- * reset-password form opened from the mailed link). Not counted in the 190.
+ * reset-password form and the browser unlock opened from mailed links). Not counted in the 190.
  */
 export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/User/ResetPassword', area: 'user', permission: 'public', note: 'reset password from the mailed link' },
+  { path: '/User/UnlockBrowser', area: 'user', permission: 'public', note: 'make this browser known to the account from the mailed unlock link' },
   { path: '/Device/DeviceDetail', area: 'device', permission: 'user', note: 'one device with its person info and model commands' },
   { path: '/DeviceRole/List', area: 'device', permission: 'user', note: 'device roles (SPEC §3)' },
   { path: '/DeviceRole/Save', area: 'device', permission: 'user', note: 'create or update a device role' },

@@ -64,6 +64,7 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/User/Register': 'public',
   '/User/FindPassword': 'public',
   '/User/ResetPassword': 'public',
+  '/User/UnlockBrowser': 'public',
   '/User/UserInfo': 'self',
   '/User/ChangePassword': 'self',
   '/User/EditUserInfo': 'self',

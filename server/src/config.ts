@@ -89,9 +89,16 @@ const schema = z.object({
   AUTH_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(5).default(900),
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).default(7 * 24 * 3600),
-  /** Failed logins per account and address before a lock-out, and the window in seconds. */
+  /** Failed logins per account and source before that source is locked, and the window and lock in seconds. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
+  /**
+   * Past 4 × LOGIN_MAX_FAILURES failures of an account from everywhere, the wait before the next
+   * attempt from a source the account does not know, doubled by each further failure up to
+   * LOGIN_DELAY_MAX_SECONDS.
+   */
+  LOGIN_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** SMTP server for mails, e.g. smtp://user:pass@host:587; unset: mails go to DATA_DIR/outbox. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('WearTrack <no-reply@weartrack.local>'),

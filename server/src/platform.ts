@@ -33,7 +33,10 @@ async function setting(db: Database, key: string, make: () => string): Promise<s
   return row!.value;
 }
 
-export async function startPlatform(config: Config, opts: { log?: Logger; listen?: boolean } = {}): Promise<Platform> {
+export async function startPlatform(
+  config: Config,
+  opts: { log?: Logger; listen?: boolean; /** The clock of the login limits and unlock links (tests move it). */ now?: () => number } = {},
+): Promise<Platform> {
   const log = opts.log ?? pino({ level: config.LOG_LEVEL });
   const database = await openDatabase({
     url: config.DATABASE_URL,
@@ -51,7 +54,19 @@ export async function startPlatform(config: Config, opts: { log?: Logger; listen
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.resolve(config.DATA_DIR, 'outbox'), log }),
     bus,
     authSecret: config.AUTH_SECRET ?? (await setting(database, 'auth_secret', () => randomToken(48))),
-    loginLimiter: new LoginLimiter(config.LOGIN_MAX_FAILURES, config.LOGIN_LOCK_SECONDS),
+    loginLimiter: new LoginLimiter(
+      {
+        db: database.db,
+        log,
+        limits: {
+          maxFailures: config.LOGIN_MAX_FAILURES,
+          lockSeconds: config.LOGIN_LOCK_SECONDS,
+          delaySeconds: config.LOGIN_DELAY_SECONDS,
+          maxDelaySeconds: config.LOGIN_DELAY_MAX_SECONDS,
+        },
+      },
+      opts.now,
+    ),
     ingest: new Ingest({ config, database, log, bus }),
   };
   // Every installation starts with the built-in protocols, commands and models.

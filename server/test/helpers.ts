@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 
@@ -48,6 +49,8 @@ export interface TestPlatform extends Platform {
 export async function startTestPlatform(
   kind: DbKind = 'pglite',
   env: Record<string, string> = {},
+  /** `now`: the clock of the login limits and unlock links, for tests that move time. */
+  opts: { now?: () => number } = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-test-'));
   const pgdb = kind === 'postgres' ? await createPgDatabase() : undefined;
@@ -64,7 +67,7 @@ export async function startTestPlatform(
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
     ...env,
   });
-  const platform = await startPlatform(config);
+  const platform = await startPlatform(config, { now: opts.now });
   const call: TestPlatform['call'] = async (p, body = {}, token, headers = {}) => {
     const res = await fetch(`${platform.url}/api${p}`, {
       method: 'POST',
@@ -94,7 +97,12 @@ export async function startTestPlatform(
  * A second API process on the same PostgreSQL database and Redis as `p` (no demo, no gateway
  * ports), for what must reach every process over the bus. Resolves once its bus listens.
  */
-export async function startPeerProcess(p: TestPlatform, redisUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+export interface PeerProcess {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startPeerProcess(p: TestPlatform, redisUrl: string): Promise<PeerProcess> {
   const dir = mkdtempSync(path.join(tmpdir(), 'wt-peer-'));
   const q = await startPlatform(
     loadConfig({
@@ -119,4 +127,26 @@ export async function startPeerProcess(p: TestPlatform, redisUrl: string): Promi
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether the tests across processes run: they need PostgreSQL and Redis (TEST_DATABASE_URL, TEST_REDIS_URL). */
+export const peersAvailable = () => !!process.env.TEST_DATABASE_URL && !!process.env.TEST_REDIS_URL;
+
+/**
+ * For a describe block of tests across processes: a platform on a fresh PostgreSQL database with
+ * Redis (`p`) and a second API process on the same database and Redis (`q`), started before the
+ * block's tests and stopped after them (the fields are set once its beforeAll ran).
+ */
+export function peerProcesses(): { p: TestPlatform; q: PeerProcess } {
+  const redis = process.env.TEST_REDIS_URL!;
+  const peers = {} as { p: TestPlatform; q: PeerProcess };
+  beforeAll(async () => {
+    peers.p = await startTestPlatform('postgres', { REDIS_URL: redis });
+    peers.q = await startPeerProcess(peers.p, redis);
+  });
+  afterAll(async () => {
+    await peers.q?.close();
+    await peers.p?.stop();
+  });
+  return peers;
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, permissionSets } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { insertAccount } from '../src/modules/user/repo.js';
-import { databases, startPeerProcess, startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, peerProcesses, peersAvailable, startTestPlatform, type TestPlatform } from './helpers.js';
 
 describe.each(databases())('permission sets on %s', (kind) => {
   let p: TestPlatform;
@@ -226,20 +226,11 @@ describe.each(databases())('permission sets on %s', (kind) => {
   });
 });
 
-const REDIS = process.env.TEST_REDIS_URL;
-describe.skipIf(!REDIS || !process.env.TEST_DATABASE_URL)('a set change across processes over Redis', () => {
-  let p: TestPlatform;
-  let q: Awaited<ReturnType<typeof startPeerProcess>>;
-  beforeAll(async () => {
-    p = await startTestPlatform('postgres', { REDIS_URL: REDIS! });
-    q = await startPeerProcess(p, REDIS!);
-  });
-  afterAll(async () => {
-    await q?.close();
-    await p?.stop();
-  });
+describe.skipIf(!peersAvailable())('a set change across processes over Redis', () => {
+  const peers = peerProcesses();
 
   it("refuses on another process's cached session once the set lost the action", async () => {
+    const { p, q } = peers;
     const agent = await p.login('agent01');
     const body = { Key: 'redis-live', Name: 'Live', Description: '', Routes: ['/', '/devices/list'], Actions: ['device.delete'] };
     const s = (await p.call('/user/InsertRoleInfo', body, agent.token)).body.Item;

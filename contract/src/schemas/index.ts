@@ -44,6 +44,7 @@ const userSchemas = {
   '/User/Register': { request: user.registerRequest, response: okEmpty },
   '/User/FindPassword': { request: user.findPasswordRequest, response: okEmpty },
   '/User/ResetPassword': { request: user.resetPasswordRequest, response: okEmpty },
+  '/User/UnlockBrowser': { request: user.unlockBrowserRequest, response: user.unlockBrowserResponse },
   '/User/ChangePassword': { request: user.changePasswordRequest, response: user.changePasswordResponse },
   '/User/EditUserInfo': { request: user.editUserInfoRequest, response: user.userFlagResponse },
   '/User/EditUserInfoByStatus': { request: user.mapLabelRequest, response: user.userFlagResponse },

@@ -105,6 +105,17 @@ export const resetPasswordRequest = z
   })
   .refine((v) => v.NewPassword === v.ConfirmPassword, { path: ['ConfirmPassword'], error: 'validation.passwordMismatch' });
 
+/** The token of a mailed unlock link: the browser that sends it becomes one of the account's own. */
+export const unlockBrowserRequest = z.object({
+  Token: requiredText('validation.required', 512),
+});
+
+export const unlockBrowserResponse = ok({
+  Message: z.string(),
+  /** The account's login name, to fill the login form. */
+  LoginName: z.string(),
+});
+
 export const changePasswordRequest = z
   .object({
     UserId: optionalId,

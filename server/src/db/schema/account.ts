@@ -104,7 +104,8 @@ export const sessions = pgTable(
   ],
 );
 
-export const passwordResets = pgTable('password_resets', {
+/** The columns of a one-time link mailed to an account: its token is stored only as a hash. */
+const mailedLink = () => ({
   id: serial('id').primaryKey(),
   accountId: integer('account_id').notNull(),
   tokenHash: text('token_hash').notNull().unique(),
@@ -112,6 +113,34 @@ export const passwordResets = pgTable('password_resets', {
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const passwordResets = pgTable('password_resets', mailedLink());
+
+/**
+ * A browser-unlock link mailed to an account whose logins from new places are delayed: opening it
+ * marks that browser as the account's own.
+ */
+export const loginUnlocks = pgTable('login_unlocks', mailedLink());
+
+
+/**
+ * Failed logins, shared by every process (lib/login-limiter.ts): one row per account name and
+ * source (`<name>|<source>`) and one per account name from everywhere (`<name>|*`).
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    firstAt: timestamp('first_at', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+    /** Until when attempts are refused without being checked (the source's lock, the account's delay). */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** When the last unlock link went out for the account name (its row only). */
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
+  },
+  (t) => [index('login_failures_last_idx').on(t.lastAt)],
+);
 
 export const loginLogs = pgTable(
   'login_logs',

@@ -154,6 +154,7 @@ export async function blockers(db: Db, id: number) {
 export const OWNED_TABLES = [
   'sessions',
   'password_resets',
+  'login_unlocks',
   'alarm_settings',
   'alarm_contacts',
   'health_thresholds',

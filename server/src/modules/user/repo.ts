@@ -2,7 +2,7 @@
 import { and, desc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import { LOG_ACTIONS } from '@wt/contract';
 import type { Db } from '../../db/client.js';
-import { accounts, loginLogs, passwordResets, permissionSets, sessions } from '../../db/schema/index.js';
+import { accounts, loginLogs, loginUnlocks, passwordResets, permissionSets, sessions } from '../../db/schema/index.js';
 import { ownedBySubtree } from '../../lib/scope.js';
 import type { AuthUser } from '../../calls.js';
 
@@ -105,4 +105,4 @@ export async function listLoginLogs(
   return { total, items };
 }
 
-export { accounts, passwordResets, sessions };
+export { accounts, loginUnlocks, passwordResets, sessions };

@@ -10,6 +10,7 @@ export const userCalls = [
   definePublicCall('/User/Register', (ctx, body) => service.register(ctx, body)),
   definePublicCall('/User/FindPassword', (ctx, body) => service.findPassword(ctx, body)),
   definePublicCall('/User/ResetPassword', (ctx, body) => service.resetPassword(ctx, body)),
+  definePublicCall('/User/UnlockBrowser', (ctx, body) => service.unlockBrowser(ctx, body)),
   defineCall('/User/UserInfo', (ctx, body) => service.userInfo(ctx, body.UserId)),
   defineCall('/User/ChangePassword', (ctx, body) => service.changePassword(ctx, body)),
   defineCall('/User/EditUserInfo', (ctx, { UserId, Username, Avatar, PageName, CellPhone, Email, Address, companyName, Contact, Introduction, Language, timeZoneOffset }) =>

@@ -12,6 +12,7 @@ import {
   permissionList,
   resolveLocale,
   roleLabelOf,
+  type Locale,
   translate,
   type UserInfo,
 } from '@wt/contract';
@@ -53,6 +54,17 @@ export async function log(ctx: CallContext, account: Pick<AccountRow, 'id' | 'lo
 const KNOWN_BROWSER_COOKIE = (accountId: number) => `wt_known_${accountId}`;
 const KNOWN_BROWSER_DAYS = 180;
 
+/** Gives this browser a new signed mark of the account: its later logins come from a known source. */
+function markKnownBrowser(ctx: CallContext, accountId: number) {
+  ctx.reply?.setCookie(KNOWN_BROWSER_COOKIE(accountId), signKnownBrowser(ctx.deps.authSecret, accountId), {
+    path: '/api/User/Login',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.request.protocol === 'https',
+    maxAge: KNOWN_BROWSER_DAYS * 24 * 3600,
+  });
+}
+
 /**
  * Where a login attempt comes from, for the failure counts: the account's own browser (its signed
  * mark) or else the address. `known` says whether the account logged in from there before.
@@ -62,8 +74,57 @@ async function loginSource(ctx: CallContext, account: AccountRow | undefined) {
   if (browser) return { key: `browser:${browser}`, known: async () => true };
   return {
     key: `address:${ctx.ip}`,
-    known: async () => !!account && (await repo.loggedInFrom(ctx.deps.database.db, account.id, ctx.ip, KNOWN_BROWSER_DAYS)),
+    // The same query whether or not the account exists (no account has id 0): the answer's time tells nothing.
+    known: () => repo.loggedInFrom(ctx.deps.database.db, account?.id ?? 0, ctx.ip, KNOWN_BROWSER_DAYS),
   };
+}
+
+/**
+ * Stores a one-time token for the account (its hash, valid `minutes` from `now`) and mails the
+ * account the console's link `<PUBLIC_URL>/login?<kind>=<token>` with the mail.<kind>Subject and Body.
+ */
+async function mailLink(ctx: CallContext, account: AccountRow, o: { kind: 'reset' | 'unlock'; minutes: number; now: number; locale: Locale }) {
+  const token = randomToken();
+  const table = o.kind === 'reset' ? repo.passwordResets : repo.loginUnlocks;
+  await ctx.deps.database.db.insert(table).values({ accountId: account.id, tokenHash: sha256(token), expiresAt: new Date(o.now + o.minutes * 60_000) });
+  const link = `${ctx.deps.config.PUBLIC_URL}/login?${o.kind}=${encodeURIComponent(token)}`;
+  const params = { title: ctx.deps.config.PLATFORM_TITLE, name: account.username || account.loginName, minutes: o.minutes, link };
+  await ctx.deps.mailer.send({
+    to: account.email,
+    subject: translate(o.locale, `mail.${o.kind}Subject`, params),
+    text: translate(o.locale, `mail.${o.kind}Body`, params),
+  });
+}
+
+/** An unlock link works once, this long; at most one goes out per account this often. */
+const UNLOCK_MINUTES = 30;
+const UNLOCK_MAIL_EVERY_MINUTES = 10;
+
+/**
+ * Mails the account an unlock link while its logins from new places are delayed, unless one went
+ * out in the last UNLOCK_MAIL_EVERY_MINUTES (an earlier link still works then). Not awaited by the
+ * login, so the answer's time does not tell whether the account exists or has an e-mail.
+ */
+async function mailUnlockLink(ctx: CallContext, loginName: string, account: AccountRow | undefined) {
+  const limiter = ctx.deps.loginLimiter;
+  if (!account?.email || !(await limiter.claimUnlockMail(loginName, UNLOCK_MAIL_EVERY_MINUTES * 60_000))) return;
+  // The owner's language, not the one of whoever tried.
+  await mailLink(ctx, account, { kind: 'unlock', minutes: UNLOCK_MINUTES, now: limiter.now(), locale: resolveLocale(account.language) });
+}
+
+/** Opens a mailed unlock link: the browser sending the token becomes one of the account's own. */
+export async function unlockBrowser(ctx: CallContext, body: { Token: string }) {
+  const { db } = ctx.deps.database;
+  const t = new Date(ctx.deps.loginLimiter.now());
+  const [used] = await db
+    .update(repo.loginUnlocks)
+    .set({ usedAt: t })
+    .where(and(eq(repo.loginUnlocks.tokenHash, sha256(body.Token)), isNull(repo.loginUnlocks.usedAt), gt(repo.loginUnlocks.expiresAt, t)))
+    .returning({ accountId: repo.loginUnlocks.accountId });
+  const [account] = used ? await db.select().from(repo.accounts).where(eq(repo.accounts.id, used.accountId)) : [];
+  if (!account) throw new AppError(State.BAD_REQUEST, 'auth.unlockTokenInvalid');
+  markKnownBrowser(ctx, account.id);
+  return { State: 200 as const, Message: 'auth.browserUnlocked', LoginName: account.loginName };
 }
 
 export async function login(ctx: CallContext, body: { LoginName: string; Password: string; Language?: string }) {
@@ -72,31 +133,26 @@ export async function login(ctx: CallContext, body: { LoginName: string; Passwor
   // No account name holds NUL (text columns cannot): such a name is an unknown account, a failed login.
   const account = body.LoginName.includes('\u0000') ? undefined : await repo.findAccountByLogin(db, body.LoginName);
   const source = await loginSource(ctx, account);
-  // A source's own failures lock it; the account's failures from everywhere lock unknown sources
-  // only, so a stranger's guessing does not lock the owner out.
-  let wait = limiter.sourceWait(body.LoginName, source.key);
-  if (!wait) {
-    const accountWait = limiter.accountWait(body.LoginName);
-    if (accountWait > 0 && !(await source.known())) wait = accountWait;
+  // A source's own failures lock it; the account's failures from everywhere delay unknown sources
+  // only, so a stranger's guessing does not lock the owner out of its own browsers and places, and
+  // a new place has the mailed unlock link.
+  const wait = await limiter.wait(body.LoginName, source.key, source.known);
+  if (wait?.reason === 'source') throw new AppError(State.TOO_MANY_REQUESTS, 'auth.tooManyAttempts', { seconds: wait.seconds });
+  if (wait) {
+    void mailUnlockLink(ctx, body.LoginName, account).catch((err) => ctx.deps.log.error({ err }, 'sending an unlock link failed'));
+    throw new AppError(State.TOO_MANY_REQUESTS, 'auth.tooManyAttemptsNewPlace', { seconds: wait.seconds });
   }
-  if (wait > 0) throw new AppError(State.TOO_MANY_REQUESTS, 'auth.tooManyAttempts', { seconds: wait });
 
   dummyHash ??= hashPassword(randomToken());
   const valid = await verifyPassword(account?.passwordHash ?? (await dummyHash), body.Password);
   if (!account || !valid) {
-    limiter.fail(body.LoginName, source.key);
+    await limiter.fail(body.LoginName, source.key);
     if (account) await log(ctx, account, LOG_ACTIONS.LOGIN_FAILED);
     throw new AppError(State.BAD_REQUEST, 'auth.loginFailed');
   }
   if (account.disabled) throw new AppError(State.FORBIDDEN, 'auth.accountDisabled');
-  limiter.succeed(body.LoginName, source.key);
-  ctx.reply?.setCookie(KNOWN_BROWSER_COOKIE(account.id), signKnownBrowser(ctx.deps.authSecret, account.id), {
-    path: '/api/User/Login',
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: ctx.request.protocol === 'https',
-    maxAge: KNOWN_BROWSER_DAYS * 24 * 3600,
-  });
+  await limiter.succeed(body.LoginName, source.key);
+  markKnownBrowser(ctx, account.id);
 
   const refresh = randomToken();
   const expires = new Date(Date.now() + ctx.deps.config.REFRESH_TOKEN_TTL * 1000);
@@ -226,20 +282,7 @@ export async function findPassword(ctx: CallContext, body: { LoginName: string; 
   if (!account || !account.email || account.email.trim().toLowerCase() !== body.Email.trim().toLowerCase()) {
     throw new AppError(State.BAD_REQUEST, 'auth.resetFailed');
   }
-  const token = randomToken();
-  await db.insert(repo.passwordResets).values({
-    accountId: account.id,
-    tokenHash: sha256(token),
-    expiresAt: new Date(Date.now() + RESET_MINUTES * 60_000),
-  });
-  const locale = resolveLocale(body.Language ?? ctx.locale);
-  const link = `${ctx.deps.config.PUBLIC_URL}/login?reset=${encodeURIComponent(token)}`;
-  const params = { title: ctx.deps.config.PLATFORM_TITLE, name: account.username || account.loginName, minutes: RESET_MINUTES, link };
-  await ctx.deps.mailer.send({
-    to: account.email,
-    subject: translate(locale, 'mail.resetSubject', params),
-    text: translate(locale, 'mail.resetBody', params),
-  });
+  await mailLink(ctx, account, { kind: 'reset', minutes: RESET_MINUTES, now: Date.now(), locale: resolveLocale(body.Language ?? ctx.locale) });
   return { State: 200 as const, Message: 'auth.resetMailSent' };
 }
 

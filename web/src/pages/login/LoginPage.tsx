@@ -1,14 +1,16 @@
-// Login, register, forgot-password and reset-password forms (SPEC §2, §5), with the language switch.
-import { useEffect, useState } from 'react';
-import { App, Button, Dropdown, Form, Input, Typography } from 'antd';
+// Login, register, forgot-password and reset-password forms (SPEC §2, §5), with the language switch;
+// the waits of failed logins counted down under the form, and the browser unlock opened from the
+// mailed link (/login?unlock=<token>).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, App, Button, Dropdown, Form, Input, Typography } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
 import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
 import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
 import TranslationOutlined from '@ant-design/icons/es/icons/TranslationOutlined';
-import { LOCALES, type Locale } from '@wt/contract';
-import { call } from '../../api/client';
+import { LOCALES, State, type Locale } from '@wt/contract';
+import { ApiError, call } from '../../api/client';
 import { login } from '../../session/auth';
 import { currentLocale, setLocale } from '../../i18n';
 import { errorText } from '../../i18n/errors';
@@ -58,25 +60,64 @@ function useRule<V>(validate: Validate<V>) {
   return { form, rule: (field: keyof V & string) => fieldRule(validate, form, field, t) };
 }
 
+/** A refused login's wait: the refusal (this source locked, new places delayed, too many requests) and when it ends. */
+interface LoginWait {
+  refusal: ApiError;
+  until: number;
+}
+
+/** The wait of a 429 answer carrying its seconds, else null. */
+function loginWaitOf(err: unknown): LoginWait | null {
+  if (!(err instanceof ApiError) || err.state !== State.TOO_MANY_REQUESTS) return null;
+  const seconds = err.params?.seconds;
+  return typeof seconds === 'number' ? { refusal: err, until: Date.now() + seconds * 1000 } : null;
+}
+
+const secondsLeft = (until: number) => Math.max(0, Math.ceil((until - Date.now()) / 1000));
+
+/** The wait's message with the seconds left, counted down; gone when the wait is over. */
+function LoginWaitNotice({ wait, onOver }: { wait: LoginWait; onOver: () => void }) {
+  const { t } = useTranslation();
+  const [seconds, setSeconds] = useState(() => secondsLeft(wait.until));
+  const { state, messageKey, params, fields, text } = wait.refusal;
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const s = secondsLeft(wait.until);
+      setSeconds(s);
+      if (s === 0) onOver();
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [wait, onOver]);
+  // The seconds counted down replace the answer's.
+  const shown = errorText(t, new ApiError(state, messageKey, { ...params, seconds }, fields, text));
+  return <Alert type="warning" showIcon data-testid="login-wait" style={{ marginBottom: 16 }} title={shown} />;
+}
+
 function LoginForm({ onMode, initialName }: { onMode: (m: Mode) => void; initialName?: string }) {
   const { t } = useTranslation('login');
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [busy, setBusy] = useState(false);
+  const [wait, setWait] = useState<LoginWait | null>(null);
   const { form, rule } = useRule<LoginValues>(validateLogin);
 
   const submit = async (values: LoginValues) => {
     setBusy(true);
+    setWait(null);
     try {
       await login(values.LoginName!.trim(), values.Password!, currentLocale());
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (err) {
-      void message.error(errorText(t, err));
+      // A wait stays in view, counting down; other failures are a message.
+      const refused = loginWaitOf(err);
+      if (refused) setWait(refused);
+      else void message.error(errorText(t, err));
     } finally {
       setBusy(false);
     }
   };
+  const waitOver = useCallback(() => setWait(null), []);
 
   return (
     <Form form={form} onFinish={submit} size="large" initialValues={{ LoginName: initialName }} autoComplete="on">
@@ -86,6 +127,7 @@ function LoginForm({ onMode, initialName }: { onMode: (m: Mode) => void; initial
       <Form.Item name="Password" rules={[rule('Password')]}>
         <Input.Password prefix={<LockOutlined />} placeholder={t('placeholders.password')} aria-label={t('fields.password')} autoComplete="current-password" />
       </Form.Item>
+      {wait && <LoginWaitNotice wait={wait} onOver={waitOver} />}
       <Button type="primary" htmlType="submit" block loading={busy}>
         {t('actions.login')}
       </Button>
@@ -224,6 +266,34 @@ function ResetForm({ token, onDone }: { token: string; onDone: () => void }) {
   );
 }
 
+/**
+ * Opened from the mailed unlock link: sends its token once, so this browser gets the account's mark
+ * (its logins are no longer delayed), and says how that went; the token leaves the address.
+ */
+function useUnlockLink(onUnlocked: (loginName: string) => void) {
+  const { t } = useTranslation('login');
+  const [params, setParams] = useSearchParams();
+  const token = params.get('unlock');
+  const sent = useRef<string | null>(null);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  useEffect(() => {
+    if (!token || sent.current === token) return;
+    sent.current = token;
+    call('/User/UnlockBrowser', { Token: token })
+      .then((r) => {
+        setOutcome({ ok: true, text: t('messages:auth.browserUnlocked', { name: r.LoginName }) });
+        onUnlocked(r.LoginName);
+      })
+      .catch((err: unknown) => setOutcome({ ok: false, text: errorText(t, err) }))
+      .finally(() => {
+        const next = new URLSearchParams(params);
+        next.delete('unlock');
+        setParams(next, { replace: true });
+      });
+  }, [token, params, setParams, t, onUnlocked]);
+  return outcome;
+}
+
 export default function LoginPage() {
   const { t } = useTranslation('login');
   const { message } = App.useApp();
@@ -231,6 +301,7 @@ export default function LoginPage() {
   const resetToken = params.get('reset');
   const [mode, setMode] = useState<Mode>(resetToken ? 'reset' : 'login');
   const [lastName, setLastName] = useState<string>();
+  const unlocked = useUnlockLink(setLastName);
   // Opened from a reseller's link (?platform=<key>) or on its host name: its title and icon.
   const brand = useLoginBrand(params.get('platform')).data ?? null;
 
@@ -273,6 +344,9 @@ export default function LoginPage() {
           </div>
         </div>
         <h2 className="wt-login-mode">{t(`tabs.${mode}`)}</h2>
+        {unlocked && mode === 'login' && (
+          <Alert type={unlocked.ok ? 'success' : 'error'} showIcon data-testid="login-unlock" style={{ marginBottom: 16 }} title={unlocked.text} />
+        )}
         {mode === 'login' && <LoginForm key={lastName ?? ''} initialName={lastName} onMode={setMode} />}
         {mode === 'register' && (
           <RegisterForm
