@@ -12,6 +12,7 @@ import { accounts, settings } from './db/schema/index.js';
 import type { AppDeps } from './deps.js';
 import { LoginLimiter } from './lib/login-limiter.js';
 import { createMailer } from './lib/mailer.js';
+import { createOutbound, type HostLookup } from './lib/outbound.js';
 import { randomToken } from './lib/tokens.js';
 import { Ingest } from './pipeline/ingest.js';
 import { createMemoryBus, createRedisBus } from './realtime/bus.js';
@@ -33,7 +34,14 @@ async function setting(db: Database, key: string, make: () => string): Promise<s
   return row!.value;
 }
 
-export async function startPlatform(config: Config, opts: { log?: Logger; listen?: boolean } = {}): Promise<Platform> {
+export interface PlatformOptions {
+  log?: Logger;
+  listen?: boolean;
+  /** Resolves the hosts of outbound requests (default: the system's resolver). */
+  lookup?: HostLookup;
+}
+
+export async function startPlatform(config: Config, opts: PlatformOptions = {}): Promise<Platform> {
   const log = opts.log ?? pino({ level: config.LOG_LEVEL });
   const database = await openDatabase({
     url: config.DATABASE_URL,
@@ -53,6 +61,7 @@ export async function startPlatform(config: Config, opts: { log?: Logger; listen
     authSecret: config.AUTH_SECRET ?? (await setting(database, 'auth_secret', () => randomToken(48))),
     loginLimiter: new LoginLimiter(config.LOGIN_MAX_FAILURES, config.LOGIN_LOCK_SECONDS),
     ingest: new Ingest({ config, database, log, bus }),
+    outbound: createOutbound({ allow: config.OUTBOUND_ALLOW, lookup: opts.lookup, log }),
   };
   // Every installation starts with the built-in protocols, commands and models.
   await seedCatalogue(database.db);
@@ -83,6 +92,7 @@ export async function startPlatform(config: Config, opts: { log?: Logger; listen
     for (const s of started.reverse()) await s.stop().catch(() => {});
     await app.close().catch(() => {});
     await deps.ingest.close().catch(() => {});
+    await deps.outbound.close().catch(() => {});
     await database.close().catch(() => {});
     throw err;
   }
@@ -100,6 +110,7 @@ export async function startPlatform(config: Config, opts: { log?: Logger; listen
         await deps.ingest.close();
         await deps.bus.close();
         deps.mailer.close();
+        await deps.outbound.close();
         await database.close();
       })();
       return closing;

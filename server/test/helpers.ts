@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { startPlatform, type Platform } from '../src/platform.js';
+import { startPlatform, type Platform, type PlatformOptions } from '../src/platform.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -48,6 +48,7 @@ export interface TestPlatform extends Platform {
 export async function startTestPlatform(
   kind: DbKind = 'pglite',
   env: Record<string, string> = {},
+  opts: PlatformOptions = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-test-'));
   const pgdb = kind === 'postgres' ? await createPgDatabase() : undefined;
@@ -64,7 +65,7 @@ export async function startTestPlatform(
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
     ...env,
   });
-  const platform = await startPlatform(config);
+  const platform = await startPlatform(config, opts);
   const call: TestPlatform['call'] = async (p, body = {}, token, headers = {}) => {
     const res = await fetch(`${platform.url}/api${p}`, {
       method: 'POST',
