@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => partner.listen(0, '127.0.0.1', r));
   partnerUrl = `http://127.0.0.1:${(partner.address() as { port: number }).port}/hook`;
-  server = await startServer({ PUSH_RETRY_BASE_MS: '300' });
+  server = await startServer({ PUSH_RETRY_BASE_MS: '300', OUTBOUND_ALLOW: '127.0.0.1/32' });
   browser = await launchBrowser();
   ctx = await newContext(browser);
   page = await ctx.newPage();

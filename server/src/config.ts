@@ -1,6 +1,7 @@
 // Every setting, from the environment, validated at start (ARCHITECTURE.md "Configuration").
 import { z } from 'zod';
 import { addressEntryError, splitAddressList } from './lib/addresses.js';
+import { literalRefusal } from './lib/outbound.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
@@ -84,6 +85,11 @@ const schema = z.object({
    * then logs and uses as the device's. Empty: no header is read from anyone.
    */
   PROXY_PROTOCOL_FROM: addressList.default([]),
+  /**
+   * Networks that partner push and the SMS gateways may reach although they are not public
+   * internet addresses (loopback, private, link-local …; lib/outbound.ts). Empty: public only.
+   */
+  OUTBOUND_ALLOW: addressList.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Secret for signing access tokens; generated and kept in the database when unset. */
   AUTH_SECRET: z.string().min(32).optional(),
@@ -206,5 +212,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  // The SMS gateway is reached through lib/outbound.ts: an internal address it cannot reach is said at start, not at the first alarm.
+  const [name, gateway] = c.SMS_PROVIDER === 'http' ? ['SMS_HTTP_URL', c.SMS_HTTP_URL] : c.SMS_PROVIDER === 'aliyun' ? ['SMS_ALIYUN_ENDPOINT', c.SMS_ALIYUN_ENDPOINT] : [];
+  const refused = gateway ? literalRefusal(gateway, c.OUTBOUND_ALLOW) : undefined;
+  if (refused) throw new ConfigError(`Invalid configuration:\n  ${name}: ${refused.host} is not a public internet address; add its network to OUTBOUND_ALLOW`);
   return { ...c, PUBLIC_URL: c.PUBLIC_URL ?? `http://localhost:${c.PORT}` };
 }

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { LoginLimiter } from './lib/login-limiter.js';
 import type { Mailer } from './lib/mailer.js';
+import type { Outbound } from './lib/outbound.js';
 import type { Ingest } from './pipeline/ingest.js';
 import type { Bus } from './realtime/bus.js';
 
@@ -19,4 +20,6 @@ export interface AppDeps {
   loginLimiter: LoginLimiter;
   /** The device ingest pipeline: metrics, live state, live device sessions, listener ports. */
   ingest: Ingest;
+  /** HTTP to addresses users or operators set (partner push, SMS gateways): public addresses and OUTBOUND_ALLOW only. */
+  outbound: Outbound;
 }

@@ -12,6 +12,7 @@ import { accounts, settings } from './db/schema/index.js';
 import type { AppDeps } from './deps.js';
 import { LoginLimiter } from './lib/login-limiter.js';
 import { createMailer } from './lib/mailer.js';
+import { createOutbound, type HostLookup } from './lib/outbound.js';
 import { randomToken } from './lib/tokens.js';
 import { Ingest } from './pipeline/ingest.js';
 import { createMemoryBus, createRedisBus } from './realtime/bus.js';
@@ -33,10 +34,16 @@ async function setting(db: Database, key: string, make: () => string): Promise<s
   return row!.value;
 }
 
-export async function startPlatform(
-  config: Config,
-  opts: { log?: Logger; listen?: boolean; /** The clock of the login limits and unlock links (tests move it). */ now?: () => number } = {},
-): Promise<Platform> {
+export interface PlatformOptions {
+  log?: Logger;
+  listen?: boolean;
+  /** The clock of the login limits and unlock links (tests move it). */
+  now?: () => number;
+  /** Resolves the hosts of outbound requests (default: the system's resolver). */
+  lookup?: HostLookup;
+}
+
+export async function startPlatform(config: Config, opts: PlatformOptions = {}): Promise<Platform> {
   const log = opts.log ?? pino({ level: config.LOG_LEVEL });
   const database = await openDatabase({
     url: config.DATABASE_URL,
@@ -68,6 +75,7 @@ export async function startPlatform(
       opts.now,
     ),
     ingest: new Ingest({ config, database, log, bus }),
+    outbound: createOutbound({ allow: config.OUTBOUND_ALLOW, lookup: opts.lookup, log }),
   };
   // Every installation starts with the built-in protocols, commands and models.
   await seedCatalogue(database.db);
@@ -98,6 +106,7 @@ export async function startPlatform(
     for (const s of started.reverse()) await s.stop().catch(() => {});
     await app.close().catch(() => {});
     await deps.ingest.close().catch(() => {});
+    await deps.outbound.close().catch(() => {});
     await database.close().catch(() => {});
     throw err;
   }
@@ -115,6 +124,7 @@ export async function startPlatform(
         await deps.ingest.close();
         await deps.bus.close();
         deps.mailer.close();
+        await deps.outbound.close();
         await database.close();
       })();
       return closing;

@@ -15,7 +15,7 @@ describe.each(databases())('deleting a device with alarms on %s', (kind) => {
 
   beforeAll(async () => {
     // A partner that cannot be reached: pushes stay pending (the next try is a minute away).
-    p = await startTestPlatform(kind, { PUSH_RETRY_BASE_MS: '60000' });
+    p = await startTestPlatform(kind, { PUSH_RETRY_BASE_MS: '60000', OUTBOUND_ALLOW: '127.0.0.1/32' });
     for (const name of ['admin', 'agent01', 'clinic01']) tokens[name] = (await p.login(name)).token;
     const saved = await p.call(
       '/Push/SaveCompany',

@@ -55,7 +55,7 @@ describe.each(databases())('device alarms survive the engine being away on %s', 
     );
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind, { PUSH_RETRY_BASE_MS: '200' });
+    p = await startTestPlatform(kind, { PUSH_RETRY_BASE_MS: '200', OUTBOUND_ALLOW: '127.0.0.1/32' });
     rx = await partner();
     const admin = (await p.login()).token;
     const saved = await p.call(

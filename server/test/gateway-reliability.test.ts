@@ -126,6 +126,7 @@ describe.each(databases())('acknowledged positions survive a crash on %s', (kind
       SIMULATE: '0',
       LOG_LEVEL: 'info',
       PUSH_RETRY_BASE_MS: '200',
+      OUTBOUND_ALLOW: '127.0.0.1/32',
       ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
     };
     const { child, ports, url } = await startServer(env);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { startPlatform, type Platform } from '../src/platform.js';
+import { startPlatform, type Platform, type PlatformOptions } from '../src/platform.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -49,8 +49,8 @@ export interface TestPlatform extends Platform {
 export async function startTestPlatform(
   kind: DbKind = 'pglite',
   env: Record<string, string> = {},
-  /** `now`: the clock of the login limits and unlock links, for tests that move time. */
-  opts: { now?: () => number } = {},
+  /** `now`: the clock of the login limits and unlock links; `lookup`: the resolver of outbound requests. */
+  opts: PlatformOptions = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-test-'));
   const pgdb = kind === 'postgres' ? await createPgDatabase() : undefined;
@@ -67,7 +67,7 @@ export async function startTestPlatform(
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
     ...env,
   });
-  const platform = await startPlatform(config, { now: opts.now });
+  const platform = await startPlatform(config, opts);
   const call: TestPlatform['call'] = async (p, body = {}, token, headers = {}) => {
     const res = await fetch(`${platform.url}/api${p}`, {
       method: 'POST',

@@ -51,7 +51,7 @@ describe.each(databases())('partner push on %s', (kind) => {
   let admin: string;
   let rx: Awaited<ReturnType<typeof receiver>>;
   beforeAll(async () => {
-    p = await startTestPlatform(kind, { PUSH_RETRY_BASE_MS: '200', PUSH_MAX_ATTEMPTS: '5' });
+    p = await startTestPlatform(kind, { PUSH_RETRY_BASE_MS: '200', PUSH_MAX_ATTEMPTS: '5', OUTBOUND_ALLOW: '127.0.0.1/32' });
     admin = (await p.login()).token;
   });
   afterAll(() => p?.stop());
@@ -112,7 +112,7 @@ describe('partner push across a restart (PGlite files)', () => {
   it('delivers after the restart what failed before it', async () => {
     rx = await receiver(1);
     // A long first retry delay: the retry is due only after the platform has restarted.
-    const first = await startTestPlatform('pglite', { PUSH_RETRY_BASE_MS: '1500' });
+    const first = await startTestPlatform('pglite', { PUSH_RETRY_BASE_MS: '1500', OUTBOUND_ALLOW: '127.0.0.1/32' });
     dataDir = first.dataDir;
     const admin = (await first.login()).token;
     await first.call('/Push/SaveCompany', { Name: 'Night Desk', PushUrl: rx.url, VerificationCode: 'restart-secret-1', DefaultFormat: 2 }, admin);
@@ -123,7 +123,7 @@ describe('partner push across a restart (PGlite files)', () => {
     expect(rx.got.length).toBe(1);
 
     second = await startPlatform(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', WATCH_PORT: '0', GT06_PORT: '0', OSMAND_PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: first.dataDir, SIMULATE: '0', PUSH_RETRY_BASE_MS: '1500' }),
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', WATCH_PORT: '0', GT06_PORT: '0', OSMAND_PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: first.dataDir, SIMULATE: '0', PUSH_RETRY_BASE_MS: '1500', OUTBOUND_ALLOW: '127.0.0.1/32' }),
     );
     await until(() => rx.got.length >= 2 || undefined);
     expect(rx.got[1]!.body).toBe(rx.got[0]!.body);

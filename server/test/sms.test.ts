@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { SmppProvider } from '../src/modules/sms/smpp-provider.js';
 import { SmsError, aliyunSignature, aliyunSmsProvider, smsSegments, type SmsReport } from '../src/modules/sms/providers.js';
+import { createOutbound } from '../src/lib/outbound.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { addDevice, deviceAlarm } from './alarm-fixtures.js';
 import { startSmsc, until } from './sms-fixtures.js';
@@ -242,6 +243,7 @@ describe.each(databases())('alarm texts through SMPP on %s', (kind) => {
 describe('Alibaba Cloud SMS provider against a local API', () => {
   let server: Server;
   let url = '';
+  const outbound = createOutbound({ allow: ['127.0.0.1/32'] });
   const got: URLSearchParams[] = [];
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -258,17 +260,20 @@ describe('Alibaba Cloud SMS provider against a local API', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(async () => {
+    await outbound.close();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
 
   it('signs SendSms, passes the text as the template variable, and tells final refusals from retryable ones', async () => {
-    const provider = aliyunSmsProvider({ endpoint: url, accessKeyId: 'key-id', accessKeySecret: 'key-secret', signName: '云守护', templateCode: 'SMS_1', templateParam: 'content' });
+    const provider = aliyunSmsProvider({ endpoint: url, accessKeyId: 'key-id', accessKeySecret: 'key-secret', signName: '云守护', templateCode: 'SMS_1', templateParam: 'content' }, outbound);
     await expect(provider.send('13800000001', 'SOS！床位 1')).resolves.toEqual({ ref: '9001^0', awaitsReport: false });
     expect(got[0]!.get('Action')).toBe('SendSms');
     expect(JSON.parse(got[0]!.get('TemplateParam')!)).toEqual({ content: 'SOS！床位 1' });
     expect(got[0]!.get('SignName')).toBe('云守护');
     await expect(provider.send('100', 'x')).rejects.toMatchObject({ final: true });
     await expect(provider.send('200', 'x')).rejects.toMatchObject({ final: false });
-    const wrong = aliyunSmsProvider({ endpoint: url, accessKeyId: 'key-id', accessKeySecret: 'other', signName: 'x', templateCode: 'SMS_1', templateParam: 'content' });
+    const wrong = aliyunSmsProvider({ endpoint: url, accessKeyId: 'key-id', accessKeySecret: 'other', signName: 'x', templateCode: 'SMS_1', templateParam: 'content' }, outbound);
     await expect(wrong.send('13800000001', 'x')).rejects.toThrow('SignatureDoesNotMatch');
   });
 });
@@ -297,7 +302,7 @@ describe('alarm notices across a restart (PGlite files)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const gateway = `http://127.0.0.1:${(server.address() as { port: number }).port}/sms`;
-    const env = { SMS_PROVIDER: 'http', SMS_HTTP_URL: gateway, NOTICE_RETRY_BASE_MS: '1500' };
+    const env = { SMS_PROVIDER: 'http', SMS_HTTP_URL: gateway, NOTICE_RETRY_BASE_MS: '1500', OUTBOUND_ALLOW: '127.0.0.1/32' };
     const first = await startTestPlatform('pglite', env);
     dataDir = first.dataDir;
     const admin = (await first.login()).token;

@@ -32,7 +32,7 @@ describe.each(databases())('texts in the reader’s language on %s', (kind) => {
   const call = (path: string, body: unknown, who: { token: string; headers: Record<string, string> }) => p.call(path, body, who.token, who.headers);
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind);
+    p = await startTestPlatform(kind, { OUTBOUND_ALLOW: '127.0.0.1/32' });
     p.deps.bus.subscribe(REALTIME_TOPICS.alarmRaised, (e) => raised.push(e as Record<string, unknown>));
     admin = (await p.login()).token;
     agent = (await p.login('agent01')).token;

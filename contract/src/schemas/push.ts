@@ -28,13 +28,23 @@ export type PushCompany = z.infer<typeof pushCompanySchema>;
 export const pushCompanyListRequest = z.object({ ...pageRequest, Keyword: text(100).optional() });
 export const pushCompanyListResponse = pageOf(pushCompanySchema);
 
+/** http(s)://… that a URL parser takes (a regular expression alone lets `http://[::1` through). */
+function isHttpUrl(v: string): boolean {
+  if (!/^https?:\/\/[^\s]+$/i.test(v)) return false;
+  try {
+    return Boolean(new URL(v));
+  } catch {
+    return false;
+  }
+}
+
 export const savePushCompanyRequest = z.object({
   Id: optionalId,
   AccountId: optionalId,
   Name: requiredText('push.nameRequired', 100),
   PushModel: int(1, 3).default(1),
   DefaultFormat: int(1, 2).default(1),
-  PushUrl: requiredText('push.urlRequired', 1024).refine((v) => /^https?:\/\/[^\s]+$/i.test(v), { error: 'push.urlInvalid' }),
+  PushUrl: requiredText('push.urlRequired', 1024).refine(isHttpUrl, { error: 'push.urlInvalid' }),
   Effective: flag12.default(1),
   VerificationCode: requiredString('push.codeRequired')
     .min(8, { error: 'push.codeTooShort' })

@@ -46,7 +46,7 @@ export const noticeWorkerService: Service = {
   name: 'notice-worker',
   roles: ['worker'],
   async start(deps) {
-    const worker = new NoticeWorker(deps, smsProviderFor(deps.config, deps.log));
+    const worker = new NoticeWorker(deps, smsProviderFor(deps.config, deps.log, deps.outbound));
     worker.start();
     noticeWorkers.set(deps, worker);
     return () => worker.stop();

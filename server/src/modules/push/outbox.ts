@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps.js';
 import { renderAlarmMessage } from '../alarm/format.js';
 import { pathIdsUpward } from '../../rules/alarm-rules.js';
 import { OutboxWorker, type OutboxChannel, type OutboxWorkerOptions } from '../../lib/outbox.js';
+import { httpFailure } from '../../lib/outbound.js';
 
 export const PUSH_TOPICS = {
   /** Rows were queued: wake the worker instead of waiting for its next tick. */
@@ -101,7 +102,9 @@ export function pushChannel(deps: AppDeps): OutboxChannel {
     retryBaseMs: () => deps.config.PUSH_RETRY_BASE_MS,
     async deliver(r, attempt) {
       const body = String(r.body);
-      const res = await fetch(String(r.url), {
+      // Through lib/outbound.ts: an internal address is refused before anything is sent, so the log
+      // never shows how an internal service answers; a redirect is a failure, not followed.
+      const res = await deps.outbound.fetch(String(r.url), {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -113,7 +116,7 @@ export function pushChannel(deps: AppDeps): OutboxChannel {
         signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
       });
       await res.arrayBuffer().catch(() => undefined);
-      return res.ok ? { ok: true, statusCode: res.status } : { ok: false, error: `HTTP ${res.status}`, statusCode: res.status };
+      return res.ok ? { ok: true, statusCode: res.status } : { ok: false, error: httpFailure(res.status), statusCode: res.status };
     },
     async record(q, r, attempt, result, _status, duration) {
       await q(

@@ -3,7 +3,7 @@ import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { formatDateTime } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import { accounts, pushAttempts, pushCompanies, pushOutbox } from '../../db/schema/index.js';
-import { notFound } from '../../lib/errors.js';
+import { fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { allOf, contains } from '../../lib/sql.js';
 
@@ -47,6 +47,8 @@ export async function saveCompany(
 ) {
   const { db } = ctx.deps.database;
   const account = await accountInScope(db, ctx.user, b.AccountId);
+  // Checked again at every delivery (the name may resolve elsewhere by then); this tells the user now.
+  if (await ctx.deps.outbound.refusal(b.PushUrl)) throw fieldError('PushUrl', 'push.urlInternal');
   const values = {
     accountId: account.id,
     name: b.Name,

@@ -2,9 +2,11 @@
 // sent), `http` (a JSON POST of {phone, text} to a gateway of one's own), `aliyun` (Alibaba Cloud
 // SMS, the common Chinese SMS API: a signed SendSms request with a template whose one variable
 // carries the text) and `smpp` (an SMPP 3.4 session to a carrier or aggregator, smpp-provider.ts).
+// The HTTP ones go through lib/outbound.ts: a gateway on an internal network needs OUTBOUND_ALLOW.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
+import { httpFailure, type Outbound } from '../../lib/outbound.js';
 import { SmppProvider } from './smpp-provider.js';
 
 /** A delivery report of the provider for a text it accepted. */
@@ -45,18 +47,18 @@ export function loggingSmsProvider(log: Logger): SmsProvider {
 }
 
 /** POSTs {phone, text} as JSON to an HTTP SMS gateway; a 2xx answer is a delivery. */
-export function httpSmsProvider(url: string): SmsProvider {
+export function httpSmsProvider(url: string, outbound: Outbound): SmsProvider {
   return {
     name: 'http',
     async send(phone, text) {
-      const res = await fetch(url, {
+      const res = await outbound.fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ phone, text }),
         signal: AbortSignal.timeout(10_000),
       });
       await res.arrayBuffer().catch(() => undefined);
-      if (!res.ok) throw new SmsError(`SMS gateway answered ${res.status}`, res.status >= 400 && res.status < 500 && res.status !== 429);
+      if (!res.ok) throw new SmsError(`SMS gateway answered ${httpFailure(res.status)}`, res.status >= 400 && res.status < 500 && res.status !== 429);
       return { awaitsReport: false };
     },
   };
@@ -91,7 +93,7 @@ export interface AliyunOptions {
 const ALIYUN_FINAL = new Set(['isv.MOBILE_NUMBER_ILLEGAL', 'isv.MOBILE_COUNT_OVER_LIMIT', 'isv.SMS_SIGNATURE_ILLEGAL', 'isv.SMS_TEMPLATE_ILLEGAL', 'isv.INVALID_PARAMETERS']);
 
 /** Alibaba Cloud SMS (dysmsapi SendSms, version 2017-05-25). */
-export function aliyunSmsProvider(o: AliyunOptions): SmsProvider {
+export function aliyunSmsProvider(o: AliyunOptions, outbound: Outbound): SmsProvider {
   return {
     name: 'aliyun',
     async send(phone, text) {
@@ -111,7 +113,7 @@ export function aliyunSmsProvider(o: AliyunOptions): SmsProvider {
         Version: '2017-05-25',
       };
       const query = new URLSearchParams({ ...params, Signature: aliyunSignature('GET', params, o.accessKeySecret) });
-      const res = await fetch(`${o.endpoint.replace(/\/?$/, '/')}?${query}`, { signal: AbortSignal.timeout(10_000) });
+      const res = await outbound.fetch(`${o.endpoint.replace(/\/?$/, '/')}?${query}`, { signal: AbortSignal.timeout(10_000) });
       const body = (await res.json().catch(() => ({}))) as { Code?: string; Message?: string; BizId?: string };
       if (body.Code === 'OK') return { ref: body.BizId, awaitsReport: false };
       throw new SmsError(`Aliyun SMS: ${body.Code ?? res.status} ${body.Message ?? ''}`.trim(), ALIYUN_FINAL.has(String(body.Code)));
@@ -119,20 +121,23 @@ export function aliyunSmsProvider(o: AliyunOptions): SmsProvider {
   };
 }
 
-export function smsProviderFor(config: Config, log: Logger): SmsProvider {
+export function smsProviderFor(config: Config, log: Logger, outbound: Outbound): SmsProvider {
   switch (config.SMS_PROVIDER) {
     case 'http':
-      if (config.SMS_HTTP_URL) return httpSmsProvider(config.SMS_HTTP_URL);
+      if (config.SMS_HTTP_URL) return httpSmsProvider(config.SMS_HTTP_URL, outbound);
       break;
     case 'aliyun':
-      return aliyunSmsProvider({
-        endpoint: config.SMS_ALIYUN_ENDPOINT,
-        accessKeyId: config.SMS_ALIYUN_ACCESS_KEY_ID ?? '',
-        accessKeySecret: config.SMS_ALIYUN_ACCESS_KEY_SECRET ?? '',
-        signName: config.SMS_ALIYUN_SIGN_NAME ?? '',
-        templateCode: config.SMS_ALIYUN_TEMPLATE_CODE ?? '',
-        templateParam: config.SMS_ALIYUN_TEMPLATE_PARAM,
-      });
+      return aliyunSmsProvider(
+        {
+          endpoint: config.SMS_ALIYUN_ENDPOINT,
+          accessKeyId: config.SMS_ALIYUN_ACCESS_KEY_ID ?? '',
+          accessKeySecret: config.SMS_ALIYUN_ACCESS_KEY_SECRET ?? '',
+          signName: config.SMS_ALIYUN_SIGN_NAME ?? '',
+          templateCode: config.SMS_ALIYUN_TEMPLATE_CODE ?? '',
+          templateParam: config.SMS_ALIYUN_TEMPLATE_PARAM,
+        },
+        outbound,
+      );
     case 'smpp':
       if (config.SMPP_URL) {
         return new SmppProvider({
