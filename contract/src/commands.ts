@@ -3,6 +3,7 @@
 // encoding; messages are i18n keys of `validation.*`.
 import { z } from 'zod';
 import { FALL_HEIGHTS, LIMITS, PHONE, THRESHOLDS, ipOrDomain, port } from './rules.js';
+import { float } from './schemas/common.js';
 
 /**
  * The one list of device command codes. The console's forms, the server's validation and the
@@ -35,14 +36,10 @@ const K = {
 } as const;
 
 /** Minutes between reports: over 0, at least LIMITS.intervalMin, at most LIMITS.intervalMax. */
-export const intervalMinutes = z.coerce
-  .number({ error: K.intervalRange })
-  .refine((v) => Number.isFinite(v) && v > 0 && v >= LIMITS.intervalMin && v <= LIMITS.intervalMax, { error: K.intervalRange });
+export const intervalMinutes = float(z.coerce.number({ error: K.intervalRange })).refine((v) => Number.isFinite(v) && v > 0 && v >= LIMITS.intervalMin && v <= LIMITS.intervalMax, { error: K.intervalRange });
 
 /** An interval sent in one command (health measurement period): more than 1 minute. */
-export const commandInterval = z.coerce
-  .number({ error: K.intervalMoreThanOne })
-  .refine((v) => Number.isFinite(v) && v > 1, { error: K.intervalMoreThanOne });
+export const commandInterval = float(z.coerce.number({ error: K.intervalMoreThanOne })).refine((v) => Number.isFinite(v) && v > 1, { error: K.intervalMoreThanOne });
 
 const phoneNumber = (key: string = K.numberRequired) =>
   z.string({ error: key }).trim().min(1, { error: key }).regex(PHONE, { error: K.phoneInvalid });
@@ -59,7 +56,7 @@ const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 
 /** Empty input (undefined, '', null) means "no bound". */
 const optionalNumber = z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),
-  z.coerce.number({ error: K.required }).optional(),
+  float(z.coerce.number({ error: K.required })).optional(),
 );
 
 function threshold(range: { min: number; max: number }) {
@@ -115,7 +112,7 @@ export const COMMAND_SCHEMAS = {
   REMOVE: onOff,
   LOWBAT: onOff,
   MESSAGE: z.object({ text: z.string({ error: K.messageRequired }).trim().min(1, { error: K.messageRequired }) }),
-  LZ: z.object({ language: z.coerce.number().int().min(0), timezone: z.coerce.number().min(-12).max(14) }),
+  LZ: z.object({ language: z.coerce.number().int().min(0), timezone: float(z.coerce.number().min(-12).max(14)) }),
   HEART_RATE: measure,
   BLOOD_PRESSURE: measure,
   TEMPERATURE: measure,
@@ -138,14 +135,14 @@ export const COMMAND_SCHEMAS = {
   WORK_TIME: z
     .object({ am: period, pm: period })
     .refine((v) => minutesOf(v.am.end) <= minutesOf(v.pm.start), { error: K.amNotAfterPm, path: ['am', 'end'] }),
-  VIBRATION: z.object({ seconds: z.coerce.number({ error: K.vibrationPositive }).refine((v) => v > 0, { error: K.vibrationPositive }) }),
+  VIBRATION: z.object({ seconds: float(z.coerce.number({ error: K.vibrationPositive })).refine((v) => v > 0, { error: K.vibrationPositive }) }),
   CUSTOM: z.object({ text: z.string({ error: K.required }).trim().min(1, { error: K.required }) }),
   /** The day's forecast for the watch face: date, WMO weather code, lowest and highest °C, and a short text. */
   WEATHER: z.object({
     date: z.string({ error: K.required }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: K.invalid }),
     code: z.coerce.number({ error: K.required }).int({ error: K.invalid }).min(0, { error: K.invalid }).max(99, { error: K.invalid }),
-    min: z.coerce.number({ error: K.required }).min(-90, { error: K.invalid }).max(60, { error: K.invalid }),
-    max: z.coerce.number({ error: K.required }).min(-90, { error: K.invalid }).max(60, { error: K.invalid }),
+    min: float(z.coerce.number({ error: K.required }).min(-90, { error: K.invalid }).max(60, { error: K.invalid })),
+    max: float(z.coerce.number({ error: K.required }).min(-90, { error: K.invalid }).max(60, { error: K.invalid })),
     text: z.string().trim().max(40, { error: K.invalid }).default(''),
   }),
 } satisfies Record<CommandCode, z.ZodType>;

@@ -5,12 +5,14 @@ import { z } from 'zod';
 import {
   DATE_MAX,
   DATE_MIN,
+  FLOAT_MIN,
   LOCALES,
   SCHEMAS,
   dateInput,
   fieldErrorsOf,
   id,
   int,
+  num,
   optionalDate,
   pipeInput,
   schemaLeaves,
@@ -70,6 +72,14 @@ describe('bounds of every request field', () => {
     }
   });
 
+  it('keeps every fractional number where a float column holds it: no underflow, within its range', () => {
+    const fractional = leaves.filter((l) => l.kind === 'leaf' && isNumeric(l.schema) && !(schemaType(l.schema) === 'number' && (l.schema as z.ZodNumber).isInt));
+    expect(fractional.length).toBeGreaterThan(40);
+    for (const l of fractional) {
+      for (const v of [5e-324, -5e-324, 1e-39, 1e39, -1e39]) expect(l.schema.safeParse(v).success, `${l.name} = ${v}`).toBe(false);
+    }
+  });
+
   it('gives every text a length limit', () => {
     const texts = leaves.filter((l) => l.kind === 'leaf' && schemaType(l.schema) === 'string' && !FILE_FIELDS.has(l.name));
     expect(texts.length).toBeGreaterThan(100);
@@ -85,14 +95,18 @@ describe('bounds of every request field', () => {
     }
   });
 
-  it('refuses a NUL in any text of any call, but counts it as a failed login in the login name', () => {
+  it.each([
+    ['a NUL', 'a\u0000b'],
+    ['a lone surrogate', 'x\ud800y'],
+    ['a lone low surrogate', '\udc00'],
+  ])('refuses %s in any text of any call, but counts it as a failed login in the login name', (_, value) => {
     for (const { path, request } of requests) {
       const strings = schemaLeaves(request).filter((l) => schemaType(l.schema) === 'string' || l.schema === (dateInput as z.ZodType));
       for (const l of strings) {
         const body: Record<string, unknown> = {};
         let node = body;
         l.path.forEach((k, i) => {
-          if (i === l.path.length - 1) node[k] = 'a\u0000b';
+          if (i === l.path.length - 1) node[k] = value;
           else node = (node[k] = typeof l.path[i + 1] === 'number' ? [] : {}) as Record<string, unknown>;
         });
         const r = request.safeParse(body);
@@ -102,11 +116,17 @@ describe('bounds of every request field', () => {
     }
   });
 
-  it('refuses NUL hidden in free values (command parameters) by its path', () => {
+  it('refuses NUL and lone surrogates hidden in free values (command parameters, their keys) by their path', () => {
     const send = (SCHEMAS as Record<string, { request: z.ZodType }>)['/Command/SendCommand']!.request;
-    const r = send.safeParse({ Imei: '861234567890123', Code: 'MESSAGE', Params: { text: 'hi\u0000' } });
+    const r = send.safeParse({ Imei: '861234567890123', Code: 'MESSAGE', Params: { text: 'hi\u0000', more: ['\ud83d'], ['k\udc00']: 1 } });
     expect(r.success).toBe(false);
-    expect(fieldErrorsOf(r.error!.issues)).toEqual([{ Field: 'Params.text', Message: 'validation.nul' }]);
+    expect(fieldErrorsOf(r.error!.issues)).toEqual([
+      { Field: 'Params.text', Message: 'validation.nul' },
+      { Field: 'Params.more.0', Message: 'validation.badCharacter' },
+      { Field: 'Params.k\udc00', Message: 'validation.badCharacter' },
+    ]);
+    // A surrogate pair is one character (an emoji), taken like any other.
+    expect(send.safeParse({ Imei: '861234567890123', Code: 'MESSAGE', Params: { text: 'hi 😀' } }).success).toBe(true);
   });
 });
 
@@ -133,6 +153,25 @@ describe('building blocks', () => {
     }
     expect(refusal(undefined)).toEqual({ Field: 'At', Message: 'validation.required' });
     expect(refusal('a\u0000b')).toEqual({ Field: 'At', Message: 'validation.nul' });
+  });
+
+  it('takes fractional numbers a float4 holds, 0 included, and refuses the ones it would underflow on', () => {
+    const height = z.object({ Height: num(-50, 200) });
+    for (const v of [0, -0, 2.5, -49.75, FLOAT_MIN, -FLOAT_MIN, 1e-20, '1.5']) expect(height.safeParse({ Height: v }).success, String(v)).toBe(true);
+    for (const v of [5e-324, -1e-300, 1e-39]) {
+      expect(fieldErrorsOf(height.safeParse({ Height: v }).error!.issues), String(v)).toEqual([{ Field: 'Height', Message: 'validation.nearZero', Params: { min: FLOAT_MIN } }]);
+    }
+    expect(fieldErrorsOf(height.safeParse({ Height: 1e39 }).error!.issues)).toEqual([{ Field: 'Height', Message: 'validation.max', Params: { max: 200 } }]);
+  });
+
+  it('refuses an update that changes nothing, at its first field, listing what it takes', () => {
+    const update = (SCHEMAS as Record<string, { request: z.ZodType }>)['/Inventory/SalesUpdate']!.request;
+    for (const body of [{ Id: 1 }, { Id: 1, SoldAt: '' }, { Id: 1, ExpiresAt: null, SoldAt: '' }]) {
+      expect(fieldErrorsOf(update.safeParse(body).error!.issues, body), JSON.stringify(body)).toEqual([
+        { Field: 'ExpiresAt', Message: 'validation.nothingToChange', Params: { fields: 'ExpiresAt, SoldAt, Remark' } },
+      ]);
+    }
+    expect(update.parse({ Id: 1, SoldAt: '', Remark: '' })).toEqual({ Id: 1, Remark: '' });
   });
 
   it('takes an empty optional date as no date', () => {
@@ -186,6 +225,8 @@ describe('field errors', () => {
       [shape, { Name: 'x'.repeat(9), Count: 11, Kind: 'c', Tags: ['a', 'b', 'c'] }],
       [shape, { Count: 0, Tags: [] }],
       [z.object({ At: dateInput }), { At: -1 }],
+      [z.object({ At: dateInput, X: num(-1, 1) }), { At: 'x\ud800y', X: 5e-324 }],
+      [(SCHEMAS as Record<string, { request: z.ZodType }>)['/Inventory/SalesUpdate']!.request, { Id: 1 }],
       ...requests.map(({ request }) => [request, { LoginName: 'x'.repeat(100), PageNo: 0, PageCount: 5000, UserId: 2147483648, Imei: 'a\u0000b' }] as [z.ZodType, unknown]),
     ];
     for (const [schema, body] of bodies) {

@@ -40,4 +40,30 @@ describe('validation messages in the console', () => {
     expect(errorText(t, err)).toBe('Some fields are not valid, please check them: UserId Must be at most 2147483647; body Must be a JSON object');
     expect(fieldErrorText(t, { Field: 'Name', Message: 'validation.tooLong', Params: { max: 64 } })).toBe('Name At most 64 characters');
   });
+
+  it('render the refusals of what no column holds and of an update without a change, in the three languages', async () => {
+    const fields = [
+      { Field: 'Content', Message: 'validation.badCharacter' },
+      { Field: 'Height', Message: 'validation.nearZero', Params: { min: 1.2e-38 } },
+      { Field: 'ExpiresAt', Message: 'validation.nothingToChange', Params: { fields: 'ExpiresAt, SoldAt, Remark' } },
+    ];
+    const texts: Record<string, string[]> = {
+      en: [
+        'Content Must not contain a broken character (an unpaired UTF-16 surrogate)',
+        'Height Must be 0 or at least 1.2e-38 in absolute value',
+        'ExpiresAt Nothing to change: give at least one of ExpiresAt, SoldAt, Remark',
+      ],
+      'zh-CN': ['Content 不能包含无效字符（未配对的 UTF-16 代理项）', 'Height 须为 0 或绝对值不小于 1.2e-38', 'ExpiresAt 没有要修改的内容：请至少提供 ExpiresAt, SoldAt, Remark 中的一项'],
+      'zh-TW': ['Content 不能包含無效字元（未配對的 UTF-16 代理項）', 'Height 須為 0 或絕對值不小於 1.2e-38', 'ExpiresAt 沒有要修改的內容：請至少提供 ExpiresAt, SoldAt, Remark 中的一項'],
+    };
+    for (const [language, expected] of Object.entries(texts)) {
+      await i18n.changeLanguage(language);
+      expect(fields.map((f) => fieldErrorText(t, f))).toEqual(expected);
+    }
+    // The form of a sale shows the refusal under its field before anything is sent.
+    await i18n.changeLanguage('en');
+    const [nothing] = schemaValidator(SCHEMAS['/Inventory/SalesUpdate'].request)({ Id: 1 });
+    expect(nothing).toEqual({ field: 'ExpiresAt', key: 'validation.nothingToChange', params: { fields: 'ExpiresAt, SoldAt, Remark' } });
+    expect(issueText(t, nothing!)).toBe('Nothing to change: give at least one of ExpiresAt, SoldAt, Remark');
+  });
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ok, pageRequest } from '../envelope.js';
 import { ACCOUNT_KINDS, ADMIN_USER_TYPE, USER_TYPES } from '../roles.js';
 import { EMAIL, IMEI, PHONE } from '../rules.js';
-import { id, int, optionalId, password, requiredText, text } from './common.js';
+import { STORABLE, id, int, optionalId, password, requiredText, text } from './common.js';
 
 /** Accounts a tree node or a search answers at most per request. */
 export const TREE_PAGE_MAX = 1000;
@@ -191,6 +191,7 @@ export const agentAuthorizeRequest = z
       .string()
       .trim()
       .max(1_000_000, { error: 'validation.tooLong' })
+      .check(...STORABLE)
       .optional(),
     FileName: optionalText(255),
   })

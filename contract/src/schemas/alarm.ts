@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { flag } from '../commands.js';
 import { EMAIL, IMEI, PHONE } from '../rules.js';
-import { dateInput, id, int, num as numberIn, optionalDate, optionalId, requiredText, text } from './common.js';
+import { dateInput, float, id, int, num as numberIn, optionalDate, optionalId, requiredText, text } from './common.js';
 
 const num = z.number().nullable();
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
@@ -158,9 +158,7 @@ export const confirmAlarmRequest = z.object({
 const bounded = (min: number, max: number) =>
   z.preprocess(
     (v) => (v === '' ? null : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
-    z
-      .number({ error: 'validation.number' })
-      .refine((v) => v >= min && v <= max, { error: 'validation.thresholdRange', params: { min, max } })
+    float(z.number({ error: 'validation.number' }).refine((v) => v >= min && v <= max, { error: 'validation.thresholdRange', params: { min, max } }))
       .nullable()
       .optional(),
   );

@@ -20,7 +20,7 @@
 // - /Beacon/Export (ours)                                           the beacons in reach as an .xlsx.
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { id, int, num, optionalId, text } from './common.js';
+import { STORABLE, id, int, num, optionalId, text } from './common.js';
 import { batchResultResponse } from './device.js';
 import { BEACON_CODE, MAC_ADDRESS, choice, planCoordinate } from './scene.js';
 
@@ -123,7 +123,7 @@ export const beaconListResponse = pageOf(beaconSchema);
 
 export const searchBeaconRequest = z.object({
   /** A MAC (any spelling), a code, or `code:major:minor`. */
-  Identifier: z.string({ error: 'beacon.identifierRequired' }).trim().min(1, { error: 'beacon.identifierRequired' }).max(80, { error: 'validation.tooLong' }),
+  Identifier: z.string({ error: 'beacon.identifierRequired' }).trim().min(1, { error: 'beacon.identifierRequired' }).max(80, { error: 'validation.tooLong' }).check(...STORABLE),
 });
 export const searchBeaconResponse = ok({ Items: z.array(beaconSchema) });
 
@@ -132,7 +132,7 @@ export const placeBeaconRequest = z.object({ BeaconId: id, FloorId: id, X: planC
 
 export const beaconImportRequest = z.object({
   FileName: text(255).optional(),
-  Content: z.string({ error: 'beacon.importFileRequired' }).trim().min(1, { error: 'beacon.importFileRequired' }).max(14 * 1024 * 1024, { error: 'beacon.importTooLarge' }),
+  Content: z.string({ error: 'beacon.importFileRequired' }).trim().min(1, { error: 'beacon.importFileRequired' }).max(14 * 1024 * 1024, { error: 'beacon.importTooLarge' }).check(...STORABLE),
   /** The owner of the beacons imported; the caller when absent. */
   UserId: optionalId,
   DryRun: z.boolean().default(false),

@@ -18,7 +18,7 @@
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { IMEI, imeiIccidCountsMatch } from '../rules.js';
-import { INT4_MAX, NO_NUL, id, int, optionalId, password, requiredText, text } from './common.js';
+import { INT4_MAX, STORABLE, id, int, optionalId, password, requiredText, text } from './common.js';
 
 export const imeiField = z
   .string({ error: 'validation.imeiRequired' })
@@ -215,7 +215,7 @@ export const importExcelRequest = z.object({
     .trim()
     .min(1, { error: 'device.importFileRequired' })
     .max(14 * 1024 * 1024, { error: 'device.importTooLarge' })
-    .regex(NO_NUL, { error: 'validation.nul' }),
+    .check(...STORABLE),
   ParentUserId: optionalId,
   /** Check every row and report, without importing. */
   DryRun: z.boolean().default(false),

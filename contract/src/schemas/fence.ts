@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { LIMITS } from '../rules.js';
-import { id, num, optionalId, requiredText, text } from './common.js';
+import { float, id, num, optionalId, requiredText, text } from './common.js';
 import { imeiField } from './device.js';
 
 export const MAX_FENCES_PER_DEVICE = LIMITS.fencesPerDevice;
@@ -19,14 +19,8 @@ export const MAX_FENCE_RADIUS = 100_000;
 /** Most vertices of a polygon fence. */
 export const MAX_FENCE_POINTS = 1000;
 
-export const latField = z.coerce
-  .number({ error: 'device.latLonInvalid' })
-  .min(-90, { error: 'device.latLonInvalid' })
-  .max(90, { error: 'device.latLonInvalid' });
-export const lonField = z.coerce
-  .number({ error: 'device.latLonInvalid' })
-  .min(-180, { error: 'device.latLonInvalid' })
-  .max(180, { error: 'device.latLonInvalid' });
+export const latField = float(z.coerce.number({ error: 'device.latLonInvalid' }).min(-90, { error: 'device.latLonInvalid' }).max(90, { error: 'device.latLonInvalid' }));
+export const lonField = float(z.coerce.number({ error: 'device.latLonInvalid' }).min(-180, { error: 'device.latLonInvalid' }).max(180, { error: 'device.latLonInvalid' }));
 export const pointSchema = z.object({ Lat: latField, Lon: lonField });
 
 const fenceBody = z.object({

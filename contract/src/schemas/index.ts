@@ -3,7 +3,7 @@
 // with them. Paths are written as in the registry (calls.ts).
 import type { z } from 'zod';
 import { okEmpty } from '../envelope.js';
-import { refusingNul } from './common.js';
+import { refusingUnstorableText } from './common.js';
 import * as user from './user.js';
 import * as device from './device.js';
 import * as person from './person.js';
@@ -138,14 +138,14 @@ const ALL_SCHEMAS = {
   ...asset.assetSchemas,
 } satisfies Record<string, CallSchema>;
 
-/** Fields whose handler takes a NUL itself: a login name with NUL is a failed login, counted. */
-const NUL_ALLOWED: Partial<Record<keyof typeof ALL_SCHEMAS, readonly string[]>> = { '/User/Login': ['LoginName'] };
+/** Fields whose handler takes NUL or a lone surrogate itself: such a login name is a failed login, counted. */
+const UNSTORABLE_ALLOWED: Partial<Record<keyof typeof ALL_SCHEMAS, readonly string[]>> = { '/User/Login': ['LoginName'] };
 
-/** Every call's schemas; no request lets a NUL through to a handler (PostgreSQL text cannot hold it). */
+/** Every call's schemas; no request lets a NUL or a lone surrogate through to a handler (PostgreSQL cannot hold them). */
 export const SCHEMAS = Object.fromEntries(
   Object.entries(ALL_SCHEMAS).map(([path, s]) => [
     path,
-    { request: refusingNul(s.request as z.ZodType, NUL_ALLOWED[path as keyof typeof ALL_SCHEMAS]), response: s.response },
+    { request: refusingUnstorableText(s.request as z.ZodType, UNSTORABLE_ALLOWED[path as keyof typeof ALL_SCHEMAS]), response: s.response },
   ]),
 ) as typeof ALL_SCHEMAS;
 

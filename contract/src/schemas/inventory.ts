@@ -9,7 +9,7 @@
 // - /Inventory/SalesList|Insert|Update|DelById   sales; DelById voids the sale (reversing the hand-over).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { INT4_MAX, NO_NUL, dateInput, id, int, optionalDate, optionalId, requiredText, text } from './common.js';
+import { INT4_MAX, STORABLE, changingOneOf, dateInput, id, int, optionalDate, optionalId, requiredText, text } from './common.js';
 
 /** States of a stock item. */
 export const ITEM_STATES = { inStock: 1, sold: 2, returned: 3, scrapped: 4 } as const;
@@ -109,7 +109,7 @@ export const batchInsertRequest = z
       .string()
       .trim()
       .max(14 * 1024 * 1024, { error: 'device.importTooLarge' })
-      .regex(NO_NUL, { error: 'validation.nul' })
+      .check(...STORABLE)
       .optional(),
     /** Check every row and report, without storing anything. */
     DryRun: z.boolean().default(false),
@@ -135,15 +135,19 @@ export const batchInsertResponse = ok({
   Failed: z.array(rowFailureSchema),
 });
 
-export const batchUpdateRequest = z.object({
-  Id: id,
-  VersionId: optionalRef,
-  /** A new store moves the batch's items in stock there (ledger moves out and in). */
-  StoreId: optionalRef,
-  OwnerId: optionalRef,
-  StockInDate: optionalDate,
-  Remark: text(500).optional(),
-});
+/** What is absent (a date given as '' too) stays as it is; at least one field must change. */
+export const batchUpdateRequest = changingOneOf(
+  z.object({
+    Id: id,
+    VersionId: optionalRef,
+    /** A new store moves the batch's items in stock there (ledger moves out and in). */
+    StoreId: optionalRef,
+    OwnerId: optionalRef,
+    StockInDate: optionalDate,
+    Remark: text(500).optional(),
+  }),
+  ['VersionId', 'StoreId', 'OwnerId', 'StockInDate', 'Remark'],
+);
 
 export const itemSchema = z.object({
   Id: z.number(),
@@ -262,7 +266,8 @@ export const saleInsertRequest = z
     if (b.Expiries && b.Expiries.length !== b.Imeis.length) ctx.addIssue({ code: 'custom', path: ['Expiries'], message: 'inventory.expiriesCount' });
   });
 export const saleInsertResponse = ok({ Id: z.number(), SaleNo: z.string(), Quantity: z.number() });
-export const saleUpdateRequest = z.object({ Id: id, ExpiresAt: optionalDate, SoldAt: optionalDate, Remark: text(500).optional() });
+/** What is absent (a date given as '' too) stays as it is; at least one field must change. */
+export const saleUpdateRequest = changingOneOf(z.object({ Id: id, ExpiresAt: optionalDate, SoldAt: optionalDate, Remark: text(500).optional() }), ['ExpiresAt', 'SoldAt', 'Remark']);
 
 export const okId = ok({ Id: z.number() });
 const okNothing = ok({});

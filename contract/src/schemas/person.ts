@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { EMAIL, LIMITS, PHONE } from '../rules.js';
 import { imeiField } from './device.js';
-import { NO_NUL, num, optionalId, text as boundedText } from './common.js';
+import { STORABLE, num, optionalId, text as boundedText } from './common.js';
 
 export const GENDERS = ['man', 'woman'] as const;
 export const BLOOD_TYPES = ['A', 'B', 'AB', 'O'] as const;
@@ -89,7 +89,7 @@ const profileFields = {
   Avatar: z
     .string()
     .refine((v) => v.length <= 3 * 1024 * 1024, { error: 'device.avatarTooLarge', params: { max: AVATAR_MAX_BYTES / 1024 / 1024 }, abort: true })
-    .regex(NO_NUL, { error: 'validation.nul' })
+    .check(...STORABLE)
     .optional(),
 };
 export const savePersonProfileRequest = z.object({ Imei: imeiField, ...profileFields });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { requiredString } from '../rules.js';
-import { NO_NUL, flag12, id, int, optionalDate, optionalId, requiredText, text } from './common.js';
+import { STORABLE, flag12, id, int, optionalDate, optionalId, requiredText, text } from './common.js';
 
 /** Which alarms a company receives. */
 export const PUSH_MODELS = { all: 1, sos: 2, health: 3 } as const;
@@ -49,7 +49,7 @@ export const savePushCompanyRequest = z.object({
   VerificationCode: requiredString('push.codeRequired')
     .min(8, { error: 'push.codeTooShort' })
     .max(128, { error: 'validation.tooLong' })
-    .regex(NO_NUL, { error: 'validation.nul' }),
+    .check(...STORABLE),
 });
 export const savePushCompanyResponse = ok({ Id: z.number() });
 export const deletePushCompanyRequest = z.object({ Id: id });

@@ -28,7 +28,7 @@
 // - /Scene/ApplyCalibration (ours)                 store a fit.
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { NO_NUL, dateInput, id, int, num, optionalId, requiredText, text } from './common.js';
+import { STORABLE, changingOneOf, dateInput, id, int, num, optionalId, requiredText, text } from './common.js';
 import { batchResultResponse } from './device.js';
 import { latField, lonField } from './fence.js';
 
@@ -78,7 +78,7 @@ const upload = (maxBytes: number, key: string) =>
     .string({ error: key })
     .min(1, { error: key })
     .max(Math.ceil((maxBytes * 4) / 3) + 200, { error: 'scene.fileTooLarge' })
-    .regex(NO_NUL, { error: 'validation.nul' });
+    .check(...STORABLE);
 
 /** Degrees clockwise of the plan's +x axis from east. */
 export const rotationField = num(-360, 360);
@@ -99,7 +99,7 @@ const sceneFields = {
   Icon: z
     .string()
     .max(Math.ceil((SCENE_ICON_MAX_BYTES * 4) / 3) + 200, { error: 'scene.fileTooLarge' })
-    .regex(NO_NUL, { error: 'validation.nul' })
+    .check(...STORABLE)
     .optional(),
 };
 
@@ -306,19 +306,18 @@ const anchorFields = {
 export const addAnchorRequest = z.object({ FloorId: id, ...anchorFields });
 export const editAnchorRequest = z.object({ BeaconId: id, FloorId: optionalId, ...anchorFields });
 /** The fields given are set on every anchor named; the others are kept. */
-export const editAnchorsBatchRequest = z
-  .object({
+export const editAnchorsBatchRequest = changingOneOf(
+  z.object({
     BeaconIds: z.array(id).min(1, { error: 'validation.required' }).max(MAX_ANCHORS_PER_FLOOR),
     State: choice(ANCHOR_STATES, 'validation.required', 'scene.stateInvalid').optional(),
     Type: choice(ANCHOR_TYPES, 'scene.anchorTypeRequired', 'scene.anchorTypeInvalid').optional(),
     Height: num(-50, 200).optional(),
     Rssi1m: num(-120, 0).optional(),
     Major: int(0, 65535).optional(),
-  })
-  .refine((v) => v.State !== undefined || v.Type !== undefined || v.Height !== undefined || v.Rssi1m !== undefined || v.Major !== undefined, {
-    error: 'scene.batchNothing',
-    path: ['State'],
-  });
+  }),
+  ['State', 'Type', 'Height', 'Rssi1m', 'Major'],
+  'scene.batchNothing',
+);
 export const deleteAnchorsRequest = z.object({ BeaconIds: z.array(id).min(1, { error: 'validation.required' }).max(MAX_ANCHORS_PER_FLOOR) });
 export const anchorListRequest = z.object({
   ...pageRequest,

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { email, requiredString, strongPassword } from '../rules.js';
-import { NO_NUL, password, flag12, id, int, languageTag, optionalDate, optionalId, rawText, requiredText, text } from './common.js';
+import { STORABLE, password, flag12, id, int, languageTag, optionalDate, optionalId, rawText, requiredText, text } from './common.js';
 
 export const loginRequest = z.object({
   /**
@@ -86,14 +86,14 @@ export const registerRequest = z
     LoginName: requiredText('validation.accountRequired', 64),
     Password: password,
     ConfirmPassword: requiredText('validation.passwordConfirmRequired', 64),
-    Email: email.max(128, { error: 'validation.tooLong' }).regex(NO_NUL, { error: 'validation.nul' }),
+    Email: email.max(128, { error: 'validation.tooLong' }).check(...STORABLE),
     Language: languageTag,
   })
   .refine((v) => v.Password === v.ConfirmPassword, { path: ['ConfirmPassword'], error: 'validation.passwordMismatch' });
 
 export const findPasswordRequest = z.object({
   LoginName: requiredText('validation.accountRequired', 64),
-  Email: email.max(128, { error: 'validation.tooLong' }).regex(NO_NUL, { error: 'validation.nul' }),
+  Email: email.max(128, { error: 'validation.tooLong' }).check(...STORABLE),
   Language: languageTag,
 });
 

@@ -1,6 +1,7 @@
 // Raw SQL through Drizzle's template (parameters stay bound) with the same answer shape on PGlite
 // and node-postgres, for the queries that are clearer written out (lists with many joins).
 import { sql, type SQL } from 'drizzle-orm';
+import { cleanText } from '@wt/protocols';
 import type { Db, QueryFn } from '../db/client.js';
 
 export async function rows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
@@ -22,6 +23,27 @@ export function contains(text: string): string {
 /** Joins conditions with AND (TRUE when there are none). */
 export function allOf(conds: SQL[]): SQL {
   return conds.length ? sql.join(conds, sql` AND `) : sql`TRUE`;
+}
+
+/** A string as any json, jsonb or text column takes it: no NUL, no lone surrogate (U+FFFD instead). */
+const storableText = (s: string) => cleanText(s, Infinity);
+
+function storableJson(_key: string, v: unknown): unknown {
+  if (typeof v === 'string') return storableText(v);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).some((k) => storableText(k) !== k)) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [storableText(k), x]));
+  }
+  return v;
+}
+
+/**
+ * JSON text of a value for a `$n::json` / `$n::jsonb` parameter, which PostgreSQL takes whatever
+ * strings the value holds: JSON.stringify writes a lone surrogate as an escape (`\ud800`) that
+ * PostgreSQL refuses, and NUL as `\u0000`, which jsonb refuses and json cannot give back as text.
+ * Strings and keys lose them as a text parameter would (a lone surrogate becomes U+FFFD).
+ */
+export function jsonParam(v: unknown): string {
+  return JSON.stringify(v, storableJson);
 }
 
 /** Postgres unique violation. */

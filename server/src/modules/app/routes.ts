@@ -6,7 +6,7 @@
 import { State, messaging, resolveLocale, type CallResponse } from '@wt/contract';
 import { defineCall, type AuthedContext } from '../../calls.js';
 import { conflict, fieldError, notFound } from '../../lib/errors.js';
-import { iso, isUniqueViolation, pagedQuery } from '../../lib/sql.js';
+import { iso, isUniqueViolation, jsonParam, pagedQuery } from '../../lib/sql.js';
 import { packageInfo, packageUrl, platformOfKey } from './packages.js';
 
 type Row = Record<string, unknown>;
@@ -52,7 +52,7 @@ async function columnsOf(ctx: AuthedContext, b: SaveBody) {
     file?.size ?? null,
     file?.sha256 ?? null,
     file ? '' : b.Url,
-    JSON.stringify(content),
+    jsonParam(content),
   ];
 }
 

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import { sceneAnchors } from '../../db/schema/index.js';
 import { AppError, conflict } from '../../lib/errors.js';
 import { accountInScope } from '../../lib/scope.js';
-import { isUniqueViolation, rows } from '../../lib/sql.js';
+import { isUniqueViolation, jsonParam, rows } from '../../lib/sql.js';
 import { writeXlsx, type Cell } from '../../lib/xlsx.js';
 import { normalizeMac } from '../../indoor/keys.js';
 import { readSheetRows } from '../device/excel.js';
@@ -124,7 +124,7 @@ export async function importBeacons(ctx: AuthedContext, b: z.output<typeof schem
 /** Of the identities given, those already registered. */
 async function taken(db: Db, list: NewBeacon[]) {
   if (!list.length) return [];
-  const json = JSON.stringify(list.map((v) => ({ m: v.mac ?? null, c: v.code?.toLowerCase() ?? null, j: v.major ?? null, n: v.minor ?? null })));
+  const json = jsonParam(list.map((v) => ({ m: v.mac ?? null, c: v.code?.toLowerCase() ?? null, j: v.major ?? null, n: v.minor ?? null })));
   return rows<{ mac: string | null; code: string | null; major: number | null; minor: number | null }>(
     db,
     sql`WITH x AS (SELECT * FROM json_to_recordset(${json}::json) AS x(m text, c text, j int, n int))

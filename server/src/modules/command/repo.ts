@@ -4,6 +4,7 @@ import type { AuthUser } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { accounts, commands, devices } from '../../db/schema/index.js';
 import { ownedBySubtree } from '../../lib/scope.js';
+import { jsonParam } from '../../lib/sql.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
 
@@ -22,7 +23,11 @@ export async function devicesOfAccount(db: Db, accountId: number, imeis?: string
 
 export async function insertCommands(db: Db, rows: (typeof commands.$inferInsert)[]) {
   if (!rows.length) return [];
-  return db.insert(commands).values(rows).returning({ id: commands.id, deviceId: commands.deviceId });
+  // Params hold texts of the caller's (a message): written as JSON PostgreSQL always takes.
+  return db
+    .insert(commands)
+    .values(rows.map((r) => ({ ...r, params: sql`${jsonParam(r.params ?? {})}::jsonb` })))
+    .returning({ id: commands.id, deviceId: commands.deviceId });
 }
 
 const itemColumns = {

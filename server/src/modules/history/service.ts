@@ -6,6 +6,7 @@ import type { AuthedContext } from '../../calls.js';
 import { historyExports } from '../../db/schema/index.js';
 import { AppError, fieldError } from '../../lib/errors.js';
 import { subtreePattern } from '../../lib/scope.js';
+import { jsonParam } from '../../lib/sql.js';
 import { deviceInScope } from '../monitor/service.js';
 import { findStops, pathLength, simplify, type PathPoint } from './path.js';
 import { writeXlsx } from '../../lib/xlsx.js';
@@ -96,7 +97,7 @@ export async function exportHistory(ctx: AuthedContext, body: { Imeis: string[];
   const devices = await q<{ id: number; imei: string; name: string }>(
     `SELECT d.id, d.imei, d.name FROM devices d JOIN accounts a ON a.id = d.account_id
      WHERE a.path LIKE $1 AND d.imei IN (SELECT json_array_elements_text($2::json)) ORDER BY d.imei`,
-    [subtreePattern(ctx.user), JSON.stringify([...new Set(body.Imeis)])],
+    [subtreePattern(ctx.user), jsonParam([...new Set(body.Imeis)])],
   );
   if (!devices.length) throw new AppError(404, 'monitor.deviceNotFound');
   const [{ n }] = (await q<{ n: number }>(

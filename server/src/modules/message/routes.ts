@@ -9,7 +9,7 @@ import type { QueryFn } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { accountInScope, subtreePattern } from '../../lib/scope.js';
-import { iso, pagedQuery } from '../../lib/sql.js';
+import { iso, jsonParam, pagedQuery } from '../../lib/sql.js';
 import { TOPICS, type DispatchEvent } from '../../pipeline/events.js';
 import { COMMAND_PROTOCOLS, preview, sendOn } from '../command/delivery.js';
 
@@ -102,7 +102,7 @@ export async function insertBulkCommands(
   const n = from.params.length;
   const protocols = [...keywords.keys()];
   const keywordCase = `CASE d.protocol ${protocols.map((_, i) => `WHEN $${n + 4 + i * 2} THEN $${n + 5 + i * 2}`).join(' ')} END`;
-  const p = [...from.params, user.id, code, JSON.stringify(params), ...protocols.flatMap((pr) => [pr, keywords.get(pr)])];
+  const p = [...from.params, user.id, code, jsonParam(params), ...protocols.flatMap((pr) => [pr, keywords.get(pr)])];
   const linkSql = link ? `, link AS (INSERT INTO ${link.table} (${link.column}, command_id) SELECT ${Number(link.id)}, id FROM ins)` : '';
   const rows = await q<{ id: number; deviceId: number }>(
     `WITH ins AS (

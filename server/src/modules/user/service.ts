@@ -14,6 +14,7 @@ import {
   roleLabelOf,
   type Locale,
   translate,
+  unstorableText,
   type UserInfo,
 } from '@wt/contract';
 import type { AuthedContext, CallContext } from '../../calls.js';
@@ -130,8 +131,9 @@ export async function unlockBrowser(ctx: CallContext, body: { Token: string }) {
 export async function login(ctx: CallContext, body: { LoginName: string; Password: string; Language?: string }) {
   const { db } = ctx.deps.database;
   const limiter = ctx.deps.loginLimiter;
-  // No account name holds NUL (text columns cannot): such a name is an unknown account, a failed login.
-  const account = body.LoginName.includes('\u0000') ? undefined : await repo.findAccountByLogin(db, body.LoginName);
+  // No account name holds NUL or a lone surrogate (the contract refuses both): such a name is an
+  // unknown account, a failed login.
+  const account = unstorableText(body.LoginName) ? undefined : await repo.findAccountByLogin(db, body.LoginName);
   const source = await loginSource(ctx, account);
   // A source's own failures lock it; the account's failures from everywhere delay unknown sources
   // only, so a stranger's guessing does not lock the owner out of its own browsers and places, and
