@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWatchFrame, watchContent } from '@wt/protocols';
 import type { RealtimeMessage } from '@wt/contract';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
-import { FakeDevice, eventually } from './gateway-helpers.js';
+import { FakeDevice, connectWatch, eventually } from './gateway-helpers.js';
 import { RealtimeClient, account, addDevices } from './monitor-fixtures.js';
 
 type Row = Record<string, any>;
@@ -38,10 +38,8 @@ describe.each(databases())('messages by role on %s', (kind) => {
   });
 
   const connect = async (imei: string, id: number) => {
-    const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    const dev = await connectWatch(p.deps.ingest.ports.watch!, imei);
     online.push(dev);
-    dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
-    await dev.untilText('*LK]');
     await eventually(() => p.deps.ingest.sessions.has(id));
     return dev;
   };
