@@ -19,7 +19,8 @@ describe.each(databases())('messages by role on %s', (kind) => {
   let adminId: number;
   let roleId: number;
   let watches: { id: number; imei: string; name: string }[];
-  const online: FakeDevice[] = [];
+  /** Connected watches by IMEI: a watch keeps its connection (and its commands) from test to test. */
+  const online = new Map<string, FakeDevice>();
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
@@ -33,13 +34,13 @@ describe.each(databases())('messages by role on %s', (kind) => {
     await p.deps.database.query(`UPDATE devices SET role_id = $1 WHERE id = ANY($2::int[])`, [roleId, watches.map((w) => w.id)]);
   });
   afterAll(async () => {
-    for (const d of online) d.close();
+    for (const d of online.values()) d.close();
     await p?.stop();
   });
 
   const connect = async (imei: string, id: number) => {
-    const dev = await connectWatch(p.deps.ingest.ports.watch!, imei);
-    online.push(dev);
+    let dev = online.get(imei);
+    if (!dev) online.set(imei, (dev = await connectWatch(p.deps.ingest.ports.watch!, imei)));
     await eventually(() => p.deps.ingest.sessions.has(id));
     return dev;
   };

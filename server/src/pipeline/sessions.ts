@@ -178,6 +178,7 @@ export class DeviceSessions {
    * still on the earlier connection.
    */
   private belie(deviceId: number, d: DeviceClaims): void {
+    if (d.claims.length < 2) return;
     for (const j of d.claims) {
       if (j.belied || j.qualifiedTick === undefined) continue;
       const q = j.qualifiedTick;
@@ -204,6 +205,8 @@ export class DeviceSessions {
 
   /** Picks the connection that carries the device's commands, and tells it when that changes. */
   private elect(deviceId: number, d: DeviceClaims): void {
+    // The usual case: one connection, and it holds the device's commands.
+    if (d.claims.length === 1 && d.holder === d.claims[0] && d.holder.session.open && !d.holder.belied) return;
     const now = this.now();
     const eligible = d.claims.filter((x) => x.session.open && !x.belied && x.qualifiedTick !== undefined);
     const latest = (list: Claim[]) => list.reduce<Claim | undefined>((a, x) => (!a || x.lastTick > a.lastTick ? x : a), undefined);
