@@ -26,20 +26,29 @@ describe.each(databases())('device sessions on %s', (kind) => {
   /** The remote address of a client socket as the gateway sees it. */
   const remoteOf = (dev: FakeDevice) => `${dev.socket.localAddress}:${dev.socket.localPort}`;
   const heartRate = async (id: number) => (await p.deps.database.query<{ hr: number }>('SELECT heart_rate AS hr FROM device_state WHERE device_id = $1', [id]))[0]?.hr;
+  /** A watch talking on its connection (it holds the device's commands), and a second connection. */
+  const deviceAndIntruder = async (imei: string) => {
+    const id = await idOf(imei);
+    const device = await connectWatch(p.deps.ingest.ports.watch!, imei);
+    const intruder = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    await eventually(() => p.deps.ingest.sessions.get(id)?.remote === remoteOf(device));
+    return { id, device, intruder };
+  };
+  /** The intruder says hello with the IMEI, and is answered as any watch is. */
+  const hello = async (intruder: FakeDevice, imei: string) => {
+    intruder.send(buildWatchFrame('3G', imei, watchContent.lk()));
+    await intruder.untilText(`[3G*${imei}*0002*LK]`);
+  };
   const command = async (imei: string, code = 'FIND') => (await p.call('/Command/SendCommand', { Imei: imei, Code: code }, admin)).body.Item;
 
   it('sends a command to the live watch, not to a second connection that said hello with its IMEI', async () => {
     const imei = '865000000000016';
-    const id = await idOf(imei);
     const warn = vi.spyOn(p.deps.log, 'warn');
-    const device = await connectWatch(p.deps.ingest.ports.watch!, imei);
-    const intruder = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    const { id, device, intruder } = await deviceAndIntruder(imei);
     try {
-      await eventually(() => p.deps.ingest.sessions.get(id)?.remote === remoteOf(device));
       const seconds = p.deps.ingest.metrics.secondConnections;
-      // The device keeps talking; the intruder says hello once (and is answered, as any watch is).
-      intruder.send(buildWatchFrame('3G', imei, watchContent.lk()));
-      await intruder.untilText(`[3G*${imei}*0002*LK]`);
+      // The device keeps talking; the intruder says hello once.
+      await hello(intruder, imei);
       device.send(watchData(imei, 75));
       await eventually(() => p.deps.ingest.metrics.secondConnections === seconds + 1);
       expect(warn).toHaveBeenCalledWith(
@@ -64,14 +73,10 @@ describe.each(databases())('device sessions on %s', (kind) => {
 
   it('never believes a connection that sent data while the device kept talking on its own', async () => {
     const imei = '865000000000017';
-    const id = await idOf(imei);
-    const device = await connectWatch(p.deps.ingest.ports.watch!, imei);
-    const intruder = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    const { id, device, intruder } = await deviceAndIntruder(imei);
     try {
-      await eventually(() => p.deps.ingest.sessions.get(id)?.remote === remoteOf(device));
       const belied = p.deps.ingest.metrics.sessionsBelied;
-      intruder.send(buildWatchFrame('3G', imei, watchContent.lk()));
-      await intruder.untilText(`[3G*${imei}*0002*LK]`);
+      await hello(intruder, imei);
       intruder.send(watchData(imei, 80));
       // Wait until the intruder's data frame is stored (its heart rate is the device's latest).
       await eventually(async () => (await heartRate(id)) === 80);
