@@ -4,6 +4,7 @@ export * from './messages.js';
 export * from './roles.js';
 export * from './routes.js';
 export * from './rules.js';
+export * from './networks.js';
 export * from './schemas/index.js';
 export * from './schemas/common.js';
 export * from './schemas/user.js';

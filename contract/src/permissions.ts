@@ -99,6 +99,7 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   // Devices.
   '/Device/devicesByUserId': 'read',
   '/Device/DeviceDetail': 'read',
+  '/Device/EditDevice': 'device.edit',
   '/Device/monitorDevices': 'read',
   '/Device/allDictionary': 'read',
   '/Device/allHealthDataPage': 'read',

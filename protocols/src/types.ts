@@ -144,6 +144,8 @@ export interface DecodeResult {
   reply?: Uint8Array;
   /** The identity the frame established (GT06 login), so later frames on the connection carry it. */
   deviceId?: string;
+  /** The frame's own number when the protocol numbers its frames (the GT06 serial, 0-65535). */
+  sequence?: number;
 }
 
 /** A command from the console, before encoding. */

@@ -46,9 +46,15 @@ describe('gt06 variants', () => {
 });
 
 describe('gt06 framing edge cases', () => {
-  it('a frame without serial and CRC still yields its GPS block', () => {
+  it('a frame without serial and CRC still yields its GPS block, and no sequence number', () => {
     const r = decode('7878121011091c0b1b2999058508040097a89e0034520d0a');
     expect(r.messages[0].fix).toMatchObject({ valid: true });
+    expect(r.sequence).toBeUndefined();
+  });
+  it('gives the serial of a numbered frame as its sequence number', () => {
+    const state = {};
+    expect(decodeGt06Frame(gt06Device.login('865000000000031', 7), state).sequence).toBe(7);
+    expect(decodeGt06Frame(gt06Device.heartbeat(65535), state).sequence).toBe(65535);
   });
   it('a frame that lost its final 0A keeps its full content', () => {
     const info = parseGt06Frame(Buffer.from('78783c3400000000130a1906011105029b4d450b1828d5001c00000000009e7d014e140fc000004e990000000004c301a442210000020101c001c0000591aa0d', 'hex'));

@@ -40,6 +40,11 @@ const schema = z.object({
   OSMAND_PORT: listenPort.default(5055),
   /** Seconds without a byte before a device TCP connection is closed (watches send LK every few minutes). */
   GATEWAY_IDLE_SECONDS: z.coerce.number().int().min(5).default(600),
+  /**
+   * Seconds a device's command connection must stay silent, beyond its longest recent silence,
+   * before a newer connection naming the device takes its commands (docs/decisions.md, device sessions).
+   */
+  GATEWAY_SESSION_QUIET_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Bytes a device connection may buffer without completing a frame before it is closed. */
   GATEWAY_MAX_BUFFER: z.coerce.number().int().min(1024).default(256 * 1024),
   /** Seconds a sent command waits for the device's reply before it is marked failed (0: never). */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWatchFrame, watchContent } from '@wt/protocols';
 import { ensureHaproxy, startCluster, type Cluster } from '../src/cluster/launch.js';
 import { createPgDatabase } from './helpers.js';
-import { FakeDevice, eventually } from './gateway-helpers.js';
+import { FakeDevice, connectWatch, eventually } from './gateway-helpers.js';
 import { RealtimeClient } from './monitor-fixtures.js';
 
 const DB = process.env.TEST_DATABASE_URL;
@@ -35,11 +35,9 @@ describe.skipIf(!!reason)('a cluster behind HAProxy: 2 gateways, 1 API, 1 worker
     const res = await fetch(`${cluster.http}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
     return (await res.json()) as { State: number };
   };
-  /** Connects a watch through HAProxy and logs it in; resolves once its LK was acknowledged. */
+  /** Connects a watch through HAProxy: its LK, acknowledged, then data that earns it its commands. */
   const connect = async (imei: string) => {
-    const dev = await FakeDevice.connect(cluster.watchPort);
-    dev.send(buildWatchFrame('3G', imei, watchContent.lk({ steps: 1, tumbles: 0, battery: 80 })));
-    await dev.untilText(`[3G*${imei}*0002*LK]`, 15_000);
+    const dev = await connectWatch(cluster.watchPort, imei, 15_000);
     devices.set(imei, dev);
     return dev;
   };

@@ -5,7 +5,7 @@ import { buildWatchFrame, gt06Device, watchContent } from '@wt/protocols';
 import { TOPICS, type CommandEvent } from '../src/pipeline/events.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { failUnanswered } from '../src/modules/command/delivery.js';
-import { FakeDevice, eventually } from './gateway-helpers.js';
+import { FakeDevice, connectWatch, eventually, watchData } from './gateway-helpers.js';
 
 describe.each(databases())('device commands on %s', (kind) => {
   let p: TestPlatform;
@@ -25,11 +25,9 @@ describe.each(databases())('device commands on %s', (kind) => {
 
   const history = async (token: string, imei: string) => (await p.call('/Command/CommandList', { Imei: imei, PageNo: 1, PageCount: 50 }, token)).body;
 
-  /** A watch that has connected and been identified (its session is live). */
+  /** A watch that has connected and sent data (its session is live). */
   const onlineWatch = async (imei: string) => {
-    const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
-    dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
-    await dev.untilText('*LK]');
+    const dev = await connectWatch(p.deps.ingest.ports.watch!, imei);
     const [{ id }] = await p.deps.database.query<{ id: number }>('SELECT id FROM devices WHERE imei = $1', [imei]);
     await eventually(() => p.deps.ingest.sessions.has(id!));
     return dev;
@@ -94,7 +92,7 @@ describe.each(databases())('device commands on %s', (kind) => {
     }
   });
 
-  it('queues a command for an offline device and sends it when the device connects', async () => {
+  it('queues a command for an offline device and sends it when the device connects and sends data', async () => {
     const imei = '865000000000011';
     const r = await p.call('/Command/SendCommand', { Imei: imei, Code: 'FIND' }, admin);
     expect(r.body.Item.Status).toBe('queued');
@@ -103,6 +101,10 @@ describe.each(databases())('device commands on %s', (kind) => {
     const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
     try {
       dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
+      await dev.untilText(`[3G*${imei}*0002*LK]`);
+      // The link keep-alive alone earns the connection nothing; its first data does.
+      expect(dev.text()).not.toContain('FIND');
+      dev.send(watchData(imei));
       await dev.untilText(`[3G*${imei}*0004*FIND]`);
       const h = await eventually(async () => {
         const items = (await history(admin, imei)).Items;
@@ -122,7 +124,10 @@ describe.each(databases())('device commands on %s', (kind) => {
     try {
       dev.send(gt06Device.login(imei, 1));
       await dev.until((b) => b.includes(Buffer.from('787805010001', 'hex')));
-      await eventually(() => [...p.deps.ingest.sessions.values()].some((s) => s.protocol === 'gt06'));
+      // The status packet that follows the login (serial 2) makes the connection the tracker's.
+      dev.send(gt06Device.heartbeat(2));
+      const [{ id }] = await p.deps.database.query<{ id: number }>('SELECT id FROM devices WHERE imei = $1', [imei]);
+      await eventually(() => p.deps.ingest.sessions.get(id!)?.protocol === 'gt06');
       const r = await p.call('/Command/SendCommand', { Imei: imei, Code: 'RESET' }, admin);
       expect(r.body.Item.Status).toBe('sent');
       await dev.until((b) => b.includes(Buffer.from('RESET#')));
@@ -137,7 +142,7 @@ describe.each(databases())('device commands on %s', (kind) => {
       );
       expect(found.Reply).toBe('Current position pending');
       expect((await history(admin, imei)).Items.find((c: { Id: number }) => c.Id === r.body.Item.Id).Status).toBe('sent');
-      dev.send(gt06Device.commandReply('RESET OK!', 2, r.body.Item.Id));
+      dev.send(gt06Device.commandReply('RESET OK!', 4, r.body.Item.Id));
       const item = await eventually(async () =>
         (await history(admin, imei)).Items.find((c: { Id: number; Status: string }) => c.Id === r.body.Item.Id && c.Status === 'answered'),
       );

@@ -1,5 +1,6 @@
 // A fake device over a real TCP socket: writes frames, collects what the server sends back.
 import net from 'node:net';
+import { buildWatchFrame, watchContent } from '@wt/protocols';
 
 export class FakeDevice {
   readonly socket: net.Socket;
@@ -74,6 +75,21 @@ export class FakeDevice {
     this.socket.destroy();
   }
 }
+
+/**
+ * A watch connecting as a device does: its link keep-alive, acknowledged, then a data frame (a heart
+ * rate). A link keep-alive alone does not earn a connection the device's commands.
+ */
+export async function connectWatch(port: number, imei: string, timeoutMs?: number): Promise<FakeDevice> {
+  const dev = await FakeDevice.connect(port);
+  dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
+  await dev.untilText(`[3G*${imei}*0002*LK]`, timeoutMs);
+  dev.send(watchData(imei));
+  return dev;
+}
+
+/** A data frame of a watch (a heart rate). */
+export const watchData = (imei: string, heartRate = 72) => buildWatchFrame('3G', imei, watchContent.heart({ heartRate }));
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWatchFrame, watchContent } from '@wt/protocols';
 import type { RealtimeMessage } from '@wt/contract';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
-import { FakeDevice, eventually } from './gateway-helpers.js';
+import { FakeDevice, connectWatch, eventually } from './gateway-helpers.js';
 import { RealtimeClient, account, addDevices } from './monitor-fixtures.js';
 
 type Row = Record<string, any>;
@@ -19,7 +19,8 @@ describe.each(databases())('messages by role on %s', (kind) => {
   let adminId: number;
   let roleId: number;
   let watches: { id: number; imei: string; name: string }[];
-  const online: FakeDevice[] = [];
+  /** Connected watches by IMEI: a watch keeps its connection (and its commands) from test to test. */
+  const online = new Map<string, FakeDevice>();
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
@@ -33,15 +34,13 @@ describe.each(databases())('messages by role on %s', (kind) => {
     await p.deps.database.query(`UPDATE devices SET role_id = $1 WHERE id = ANY($2::int[])`, [roleId, watches.map((w) => w.id)]);
   });
   afterAll(async () => {
-    for (const d of online) d.close();
+    for (const d of online.values()) d.close();
     await p?.stop();
   });
 
   const connect = async (imei: string, id: number) => {
-    const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
-    online.push(dev);
-    dev.send(buildWatchFrame('3G', imei, watchContent.lk()));
-    await dev.untilText('*LK]');
+    let dev = online.get(imei);
+    if (!dev) online.set(imei, (dev = await connectWatch(p.deps.ingest.ports.watch!, imei)));
     await eventually(() => p.deps.ingest.sessions.has(id));
     return dev;
   };

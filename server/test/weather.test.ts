@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWatchFrame, watchContent } from '@wt/protocols';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
-import { FakeDevice, eventually } from './gateway-helpers.js';
+import { connectWatch, eventually } from './gateway-helpers.js';
 import { account, addDevices } from './monitor-fixtures.js';
 import { dailyWeather } from '../src/modules/message/weather.js';
 
@@ -46,10 +46,8 @@ describe.each(databases())('weather push on %s', (kind) => {
       { name: 'Beijing', lat: 39.9, lon: 116.4 },
     ]);
     await addDevices(p, 'clinic01', [{ name: 'Nowhere' }]);
-    const dev = await FakeDevice.connect(p.deps.ingest.ports.watch!);
+    const dev = await connectWatch(p.deps.ingest.ports.watch!, a!.imei);
     try {
-      dev.send(buildWatchFrame('3G', a!.imei, watchContent.lk()));
-      await dev.untilText('*LK]');
       await eventually(() => p.deps.ingest.sessions.has(a!.id));
       asked.length = 0;
       const r = await p.call('/Command/sendWeatherAllDevice', { UserId: clinic.id }, admin);

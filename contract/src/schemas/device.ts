@@ -14,10 +14,13 @@
 // - /Device/batchDevicesCreateUser    create a sub-account and give it devices (moved or created).
 // - /Device/batchDevicesCreateUserByExcel  the same from an .xlsx sheet, all rows or none.
 // - /Device/allDictionary          the choices the device forms offer: models, groups, roles, colours.
+// - /Device/EditDevice             (extra call) what an administrator sets on one device: the
+//                                  networks it may connect from.
 // Batch calls answer what succeeded and, per IMEI, why the others were refused.
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { IMEI, imeiIccidCountsMatch } from '../rules.js';
+import { MAX_ALLOWED_NETWORKS, MAX_NETWORK_LENGTH, canonicalNetwork } from '../networks.js';
 import { INT4_MAX, STORABLE, id, int, optionalId, password, requiredText, text } from './common.js';
 
 export const imeiField = z
@@ -92,6 +95,8 @@ export const deviceItemSchema = z.object({
   GroupName: z.string().nullable(),
   /** Command codes the device's model supports: only these are offered for it. */
   Commands: z.array(z.string()),
+  /** The networks the device may connect from (addresses and CIDR ranges); empty: anywhere. */
+  AllowedNetworks: z.array(z.string()),
   CreatedAt: z.string(),
 });
 export type DeviceItem = z.infer<typeof deviceItemSchema>;
@@ -124,6 +129,32 @@ export const addDeviceRequest = z.object({
   Bound: z.boolean().default(true),
 });
 export const addDeviceResponse = ok({ Item: deviceItemSchema });
+
+/**
+ * Addresses and CIDR ranges a device may connect from, stored in canonical form without repeats.
+ * An entry that is neither names itself in the refusal.
+ */
+export const allowedNetworks = z
+  .array(
+    text(MAX_NETWORK_LENGTH).transform((v, ctx) => {
+      const canonical = canonicalNetwork(v);
+      if (canonical === null) {
+        ctx.issues.push({ code: 'custom', input: v, message: 'device.networkInvalid', params: { value: v.slice(0, MAX_NETWORK_LENGTH) } });
+        return z.NEVER;
+      }
+      return canonical;
+    }),
+    { error: 'validation.array' },
+  )
+  .max(MAX_ALLOWED_NETWORKS, { error: 'device.networksTooMany' })
+  .transform((list) => [...new Set(list)]);
+
+export const editDeviceRequest = z.object({
+  DeviceId: id,
+  /** Replaces the list; empty: the device may connect from anywhere. */
+  AllowedNetworks: allowedNetworks,
+});
+export const editDeviceResponse = ok({ Item: deviceItemSchema });
 
 /** One refused IMEI (or Excel row) and why, as a message key. */
 export const failureItemSchema = z.object({

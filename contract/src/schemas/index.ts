@@ -58,6 +58,7 @@ const userSchemas = {
 const deviceSchemas = {
   '/Device/devicesByUserId': { request: device.deviceListRequest, response: device.deviceListResponse },
   '/Device/DeviceDetail': { request: device.deviceDetailRequest, response: device.deviceDetailResponse },
+  '/Device/EditDevice': { request: device.editDeviceRequest, response: device.editDeviceResponse },
   '/Device/addDevices': { request: device.addDeviceRequest, response: device.addDeviceResponse },
   '/Device/batchDevices': { request: device.batchAddRequest, response: device.batchResultResponse },
   '/Device/bindDeviceListAdd': { request: device.batchBindRequest, response: device.batchResultResponse },

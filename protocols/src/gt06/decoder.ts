@@ -617,6 +617,7 @@ export function decodeGt06Frame(input: Uint8Array | string, state: Gt06State, op
   try {
     const res = decodeInfo(buf, info, state);
     if (res.messages.length) res.messages = boundMessages(res.messages);
+    if (info.numbered) res.sequence = info.serial;
     return res;
   } catch {
     // Undecodable body: the gateway counts and logs it; the connection goes on.

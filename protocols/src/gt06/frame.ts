@@ -17,6 +17,8 @@ export interface Gt06FrameInfo {
   /** Offset just past the content (where the serial starts). */
   contentEnd: number;
   serial: number;
+  /** False for a frame without serial and CRC (framed on its terminator): `serial` is then 0 and means nothing. */
+  numbered: boolean;
   crcOk: boolean;
 }
 
@@ -51,9 +53,9 @@ export function parseGt06Frame(f: Uint8Array): Gt06FrameInfo | null {
   const landsOnTerminator = declaredTotal <= f.length && f[declaredTotal - 2] === 0x0d && f[declaredTotal - 1] === 0x0a;
   const crcAt = (end: number) => end - 4 >= contentStart && crcItu(f, 2, end - 2) === ((f[end - 2] << 8) | f[end - 1]);
   const withSerial = (end: number): Gt06FrameInfo => ({
-    extended, type, contentStart, contentEnd: end - 4, serial: (f[end - 4] << 8) | f[end - 3], crcOk: crcAt(end),
+    extended, type, contentStart, contentEnd: end - 4, serial: (f[end - 4] << 8) | f[end - 3], numbered: true, crcOk: crcAt(end),
   });
-  const bare = (): Gt06FrameInfo => ({ extended, type, contentStart, contentEnd: Math.max(contentStart, bodyEnd), serial: 0, crcOk: false });
+  const bare = (): Gt06FrameInfo => ({ extended, type, contentStart, contentEnd: Math.max(contentStart, bodyEnd), serial: 0, numbered: false, crcOk: false });
 
   if (len === 0 || (!extended && isCountFramedWifi(type) && !landsOnTerminator)) return bare();
   if (declaredEnd - 4 >= contentStart && declaredEnd <= f.length) {

@@ -22,8 +22,11 @@ function sameHash(a: string, b: string): boolean {
 // Integrations are managed by the /Integration calls; made in code with createIntegration.
 export { createIntegration, hashToken } from '../modules/integration/repo.js';
 
-/** One OsmAnd request: status code and text for the client. */
-export async function handleOsmAnd(deps: AppDeps, req: HttpRequestLike, remote: string): Promise<{ status: number; text: string }> {
+/**
+ * One OsmAnd request: status code and text for the client. `remote` is logged; `address`, the
+ * phone's IP, is checked against its device's allowed networks.
+ */
+export async function handleOsmAnd(deps: AppDeps, req: HttpRequestLike, remote: string, address: string | undefined): Promise<{ status: number; text: string }> {
   const ingest = deps.ingest;
   const res = decodeOsmAnd(req);
   if (!res.ok) {
@@ -32,8 +35,8 @@ export async function handleOsmAnd(deps: AppDeps, req: HttpRequestLike, remote: 
     return { status: 400, text: res.message };
   }
   try {
-    const r = await ingest.ingest(res.messages, { transport: 'osmand', remote, mode: 'short' });
-    if (r.stored === 0) return { status: 400, text: 'unknown device' };
+    const r = await ingest.ingest(res.messages, { transport: 'osmand', remote, address, mode: 'short' });
+    if (r.stored === 0) return r.outside ? { status: 403, text: 'not allowed from this address' } : { status: 400, text: 'unknown device' };
     return { status: 200, text: 'OK' };
   } catch {
     return { status: 503, text: 'not stored, try again' };
@@ -61,7 +64,7 @@ export async function startOsmAndServer(deps: AppDeps, port: number): Promise<{ 
     req.on('end', () => {
       const remote = `${req.socket.remoteAddress}:${req.socket.remotePort}`;
       const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
-      handleOsmAnd(deps, { method: req.method ?? 'GET', url: req.url ?? '/', headers: headerRecord(req.headers), body }, remote)
+      handleOsmAnd(deps, { method: req.method ?? 'GET', url: req.url ?? '/', headers: headerRecord(req.headers), body }, remote, req.socket.remoteAddress)
         .then((r) => res.writeHead(r.status, { 'content-type': 'text/plain' }).end(r.text))
         .catch(() => res.writeHead(500).end());
     });
@@ -102,7 +105,7 @@ export const ingestRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app: F
 
   const osmand = async (request: FastifyRequest, reply: FastifyReply) => {
     const body = request.body as HttpRequestLike['body'];
-    const r = await handleOsmAnd(deps, { method: request.method, url: request.url, headers: request.headers as HttpRequestLike['headers'], body }, request.ip);
+    const r = await handleOsmAnd(deps, { method: request.method, url: request.url, headers: request.headers as HttpRequestLike['headers'], body }, request.ip, request.ip);
     return reply.code(r.status).type('text/plain').send(r.text);
   };
   app.get('/osmand', osmand);

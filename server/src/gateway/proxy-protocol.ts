@@ -17,14 +17,22 @@ const V2_MAX = 1024;
 export type ProxyRead =
   /** More bytes are needed. */
   | { state: 'more' }
-  /** The header was read: the device's address (undefined: a proxy's own check, `LOCAL` or `UNKNOWN`) and what followed it. */
-  | { state: 'done'; remote: string | undefined; rest: Buffer }
+  /**
+   * The header was read: the device's address and port as `remote`, its IP alone as `address`
+   * (both undefined: a proxy's own check, `LOCAL` or `UNKNOWN`), and what followed it.
+   */
+  | { state: 'done'; remote: string | undefined; address?: string; rest: Buffer }
   | { state: 'invalid'; reason: string };
 
 function ipv6Text(bytes: readonly number[]): string {
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
   return groups.join(':');
+}
+
+/** An address with its port as the gateway logs it (`[v6]:port`), and the address alone. */
+function withPort(address: string, port: number): { remote: string; address: string } {
+  return { remote: address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`, address };
 }
 
 /** Reads the PROXY header at the start of a stream, chunk by chunk. */
@@ -43,10 +51,10 @@ export class ProxyHeaderReader {
       try {
         const h = V2ProxyProtocol.parse(new Uint8Array(b.subarray(0, total)));
         const a = h.proxyAddress;
-        let remote: string | undefined;
-        if (h.command === Command.PROXY && a instanceof IPv4ProxyAddress) remote = `${a.sourceAddress.address.join('.')}:${a.sourcePort}`;
-        else if (h.command === Command.PROXY && a instanceof IPv6ProxyAddress) remote = `[${ipv6Text(a.sourceAddress.address)}]:${a.sourcePort}`;
-        return { state: 'done', remote, rest: b.subarray(total) };
+        const rest = b.subarray(total);
+        if (h.command === Command.PROXY && a instanceof IPv4ProxyAddress) return { state: 'done', ...withPort(a.sourceAddress.address.join('.'), a.sourcePort), rest };
+        if (h.command === Command.PROXY && a instanceof IPv6ProxyAddress) return { state: 'done', ...withPort(ipv6Text(a.sourceAddress.address), a.sourcePort), rest };
+        return { state: 'done', remote: undefined, rest };
       } catch (err) {
         return { state: 'invalid', reason: `PROXY v2 header: ${(err as Error).message}` };
       }
@@ -60,8 +68,7 @@ export class ProxyHeaderReader {
       if (line.startsWith('PROXY UNKNOWN')) return { state: 'done', remote: undefined, rest };
       try {
         const h = V1ProxyProtocol.parse(line);
-        const ip = h.source.ipAddress;
-        return { state: 'done', remote: ip.includes(':') ? `[${ip}]:${h.source.port}` : `${ip}:${h.source.port}`, rest };
+        return { state: 'done', ...withPort(h.source.ipAddress, h.source.port), rest };
       } catch (err) {
         return { state: 'invalid', reason: `PROXY v1 line: ${(err as Error).message}` };
       }

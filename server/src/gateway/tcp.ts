@@ -2,6 +2,8 @@
 // connection (framer, decoder state, identity); each frame's messages go to the pipeline and the
 // protocol reply is written only after they are committed. Garbage is counted and logged, a
 // stream the framer cannot resynchronise is closed, and nothing a device sends can throw here.
+// Each stored frame is reported to the device sessions (pipeline/sessions.ts), which decide
+// whether this connection carries the device's commands.
 import net from 'node:net';
 import {
   Gt06Framer,
@@ -18,7 +20,8 @@ import {
 } from '@wt/protocols';
 import type { AppDeps } from '../deps.js';
 import type { DeviceRef } from '../pipeline/directory.js';
-import type { DeviceSession, Source } from '../pipeline/ingest.js';
+import type { Source } from '../pipeline/ingest.js';
+import type { DeviceSession, FrameFacts } from '../pipeline/sessions.js';
 import { deliverQueued } from '../modules/command/delivery.js';
 import { addressMatcher } from '../lib/addresses.js';
 import { ProxyHeaderReader } from './proxy-protocol.js';
@@ -38,11 +41,15 @@ abstract class Connection implements DeviceSession {
     protected readonly deps: AppDeps,
     protected readonly socket: net.Socket,
   ) {
-    this.source = { transport: 'watch', remote: `${socket.remoteAddress}:${socket.remotePort}`, mode: 'long' };
+    this.source = { transport: 'watch', remote: `${socket.remoteAddress}:${socket.remotePort}`, address: socket.remoteAddress, mode: 'long' };
   }
 
   get remote(): string {
     return this.source.remote;
+  }
+
+  get address(): string | undefined {
+    return this.source.address;
   }
 
   get open(): boolean {
@@ -52,6 +59,8 @@ abstract class Connection implements DeviceSession {
   abstract sendCommand(command: DeviceCommand, commandId: number): string;
   protected abstract push(chunk: Buffer): { frames: Buffer[]; overflow: boolean; skipped: number };
   protected abstract decode(frame: Buffer): DecodeResult;
+  /** What a stored frame says of this connection: more than a hello, and its number. */
+  protected abstract facts(res: DecodeResult): FrameFacts;
 
   onData(chunk: Buffer): void {
     const ingest = this.deps.ingest;
@@ -89,24 +98,35 @@ abstract class Connection implements DeviceSession {
     }
     this.pending++;
     if (this.pending >= MAX_PENDING_FRAMES) this.socket.pause();
+    const arrived = ingest.sessions.arrival();
     ingest.submit(res.messages, this.source, (err, r) => {
       this.pending--;
       if (this.pending < MAX_PENDING_FRAMES && this.socket.isPaused() && !this.socket.destroyed) this.socket.resume();
+      // From outside the device's allowed networks: no session for it here.
+      if (r?.outside && this.ref) this.forget();
       // A batch that failed to commit is not acknowledged: the device sends again. Nor is a
       // message of an unknown device.
-      if (err || !r || r.stored === 0) return;
+      if (err || !r || r.stored === 0 || !r.device) return;
       if (res.reply) this.write(res.reply);
-      if (r.device && r.device.id !== this.ref?.id) this.identified(r.device);
+      if (r.device.id !== this.ref?.id) {
+        if (this.ref) this.forget();
+        this.ref = r.device;
+        this.deviceId = r.device.id;
+      }
+      if (this.open) ingest.sessions.frame(this, r.device.id, r.device.imei, this.facts(res), arrived);
     });
   }
 
-  private identified(ref: DeviceRef): void {
-    const ingest = this.deps.ingest;
-    if (this.ref) ingest.unbindSession(this);
-    this.ref = ref;
-    this.deviceId = ref.id;
-    ingest.bindSession(this);
-    deliverQueued(this.deps, this).catch((err) => this.deps.log.error({ err, imei: ref.imei }, 'sending queued commands failed'));
+  private forget(): void {
+    this.deps.ingest.sessions.leave(this, this.deviceId);
+    this.ref = undefined;
+    this.deviceId = 0;
+  }
+
+  /** Now the connection that carries the device's commands: what waits for it goes out. */
+  promoted(): void {
+    const imei = this.ref?.imei;
+    deliverQueued(this.deps, this).catch((err) => this.deps.log.error({ err, imei }, 'sending queued commands failed'));
   }
 
   protected write(bytes: Uint8Array): void {
@@ -116,7 +136,7 @@ abstract class Connection implements DeviceSession {
   onClose(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.ref) this.deps.ingest.unbindSession(this);
+    if (this.ref) this.deps.ingest.sessions.leave(this, this.deviceId);
   }
 }
 
@@ -134,6 +154,11 @@ class WatchConnection extends Connection {
 
   protected push(chunk: Buffer) {
     return this.framer.push(chunk);
+  }
+
+  protected facts(res: DecodeResult): FrameFacts {
+    // INIT and LK only say the watch is there; the protocol numbers nothing.
+    return { data: res.messages.some((m) => m.kind !== 'login' && m.kind !== 'heartbeat') };
   }
 
   protected decode(frame: Buffer): DecodeResult {
@@ -172,6 +197,12 @@ class Gt06Connection extends Connection {
 
   protected decode(frame: Buffer): DecodeResult {
     return decodeGt06Frame(frame, this.state);
+  }
+
+  protected facts(res: DecodeResult): FrameFacts {
+    // Every packet after the login is numbered and carries the tracker's state (the 0x13 status
+    // too: a parked tracker sends nothing else); the serial tells whether it continues the login's.
+    return { data: res.messages.some((m) => m.kind !== 'login'), sequence: res.sequence };
   }
 
   sendCommand(command: DeviceCommand, commandId: number): string {
@@ -215,7 +246,10 @@ export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06'
         socket.destroy();
         return;
       }
-      if (r.remote) conn.source.remote = r.remote;
+      if (r.remote) {
+        conn.source.remote = r.remote;
+        conn.source.address = r.address;
+      }
       if (r.rest.length) conn.onData(r.rest);
     });
     socket.on('timeout', () => socket.destroy());

@@ -2,6 +2,7 @@
 // DevEUI), with its owner. Cached in memory: the hot path makes no query per message. Unknown
 // identities are cached too, briefly, so a stranger flooding us costs one query a while.
 import type { Logger } from 'pino';
+import { parseNetworks, type NetworkRange } from '@wt/contract';
 import { validIdentity } from '@wt/protocols';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -14,6 +15,15 @@ export interface DeviceRef {
   accountId: number;
   accountPath: string;
   protocol: string;
+  /** The networks the device may connect from; absent: anywhere. */
+  networks?: NetworkRange[];
+}
+
+type DeviceRow = Omit<DeviceRef, 'networks'> & { allowedNetworks: string[] | null };
+
+/** A device row as the directory keeps it: its allowed networks parsed once. */
+function refOf({ allowedNetworks, ...ref }: DeviceRow): DeviceRef {
+  return allowedNetworks?.length ? { ...ref, networks: parseNetworks(allowedNetworks) } : ref;
 }
 
 interface Entry {
@@ -25,7 +35,8 @@ const KNOWN_TTL_MS = 5 * 60_000;
 const UNKNOWN_TTL_MS = 30_000;
 const IMEI = /^\d{15}$/;
 
-const SELECT = `SELECT d.id, d.imei, d.name, d.account_id AS "accountId", a.path AS "accountPath", d.protocol
+const SELECT = `SELECT d.id, d.imei, d.name, d.account_id AS "accountId", a.path AS "accountPath", d.protocol,
+  d.allowed_networks AS "allowedNetworks"
   FROM devices d JOIN accounts a ON a.id = d.account_id`;
 
 export class DeviceDirectory {
@@ -64,15 +75,16 @@ export class DeviceDirectory {
    * their refreshes do not all fall due together.
    */
   async preload(): Promise<number> {
-    const rows = await this.database.query<DeviceRef & { shortId: string | null; extId: string | null }>(
+    const rows = await this.database.query<DeviceRow & { shortId: string | null; extId: string | null }>(
       `SELECT d.id, d.imei, d.name, d.account_id AS "accountId", a.path AS "accountPath", d.protocol,
-              d.short_id AS "shortId", d.ext_id AS "extId"
+              d.allowed_networks AS "allowedNetworks", d.short_id AS "shortId", d.ext_id AS "extId"
          FROM devices d JOIN accounts a ON a.id = d.account_id`,
     );
     const now = Date.now();
     const shortIds = new Map<string, number>();
     for (const r of rows) if (r.shortId) shortIds.set(r.shortId, (shortIds.get(r.shortId) ?? 0) + 1);
-    for (const { shortId, extId, ...ref } of rows) {
+    for (const { shortId, extId, ...row } of rows) {
+      const ref = refOf(row);
       if (this.cache.has(ref.imei)) continue;
       const entry = { ref, at: now - Math.random() * KNOWN_TTL_MS };
       this.remember(ref.imei, entry);
@@ -145,14 +157,15 @@ export class DeviceDirectory {
   private async load(identity: string, protocol: string): Promise<DeviceRef | null> {
     const id = identity.trim();
     let rows: DeviceRef[] = [];
+    const select = async (where: string, value: string) => (await this.database.query<DeviceRow>(`${SELECT} ${where}`, [value])).map(refOf);
     // No device has an identity the database could not even compare (a NUL, a lone surrogate).
     if (!validIdentity(id)) {
       this.remember(identity, { ref: null, at: Date.now() });
       return null;
     }
-    if (IMEI.test(id)) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.imei = $1 LIMIT 1`, [id]);
-    else if (/^\d{10}$/.test(id)) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.short_id = $1 LIMIT 2`, [id]);
-    if (rows.length === 0 && id.length > 0) rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.ext_id = $1 LIMIT 1`, [id.toLowerCase()]);
+    if (IMEI.test(id)) rows = await select('WHERE d.imei = $1 LIMIT 1', id);
+    else if (/^\d{10}$/.test(id)) rows = await select('WHERE d.short_id = $1 LIMIT 2', id);
+    if (rows.length === 0 && id.length > 0) rows = await select('WHERE d.ext_id = $1 LIMIT 1', id.toLowerCase());
     // Two IMEIs ending in the same ten digits: the short id cannot tell them apart.
     let ref = rows.length === 1 ? rows[0]! : null;
     if (rows.length > 1) this.log.warn({ identity: id }, 'ambiguous 10-digit device id: several IMEIs end with it');
@@ -181,7 +194,7 @@ export class DeviceDirectory {
       this.metrics.autoRegistered++;
       this.log.info({ imei, protocol, accountId: account.id }, 'device registered on first contact');
     }
-    const rows = await this.database.query<DeviceRef>(`${SELECT} WHERE d.imei = $1`, [imei]);
-    return rows[0] ?? null;
+    const rows = await this.database.query<DeviceRow>(`${SELECT} WHERE d.imei = $1`, [imei]);
+    return rows[0] ? refOf(rows[0]) : null;
   }
 }

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { DeviceMessage } from '@wt/protocols';
 import { toHex } from '@wt/protocols';
+import { inNetworks, parseNetworks } from '@wt/contract';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Bus } from '../realtime/bus.js';
@@ -21,6 +22,7 @@ import {
   type StatusEvent,
 } from './events.js';
 import { Metrics, RateLimitedLog } from './metrics.js';
+import { DeviceSessions } from './sessions.js';
 import { mergeDelta, newLive, type ConnectionMode, type LiveState } from './state.js';
 import { BatchWriter, type CommittedBatch, type WriteItem } from './writer.js';
 
@@ -31,26 +33,25 @@ export interface Source {
   transport: Transport;
   /** Remote address (for logs). */
   remote: string;
+  /**
+   * The device's own IP address, on transports where the device itself connects (watch, GT06,
+   * OsmAnd): its device's allowed networks are checked against it.
+   */
+  address?: string;
   mode: ConnectionMode;
   /** Only devices of this account subtree may be written (HTTP integrations). */
   scopePath?: string;
 }
 
-/** A live device connection that can carry commands (TCP sessions). */
-export interface DeviceSession {
-  deviceId: number;
-  protocol: 'watch' | 'gt06';
-  remote: string;
-  /** Encodes and writes a command; returns what was written (text or hex). Throws when it cannot be encoded. */
-  sendCommand(command: { code: string; params: Record<string, unknown> }, commandId: number): string;
-  readonly open: boolean;
-}
+export type { DeviceSession } from './sessions.js';
 
 export interface IngestResult {
   /** Messages committed. */
   stored: number;
   /** Identities no device has (or outside the source's scope). */
   unknown: string[];
+  /** Messages refused because the source is outside their device's allowed networks. */
+  outside: number;
   /** The device of the last stored message. */
   device?: DeviceRef;
 }
@@ -61,12 +62,13 @@ export class Ingest {
   readonly writer: BatchWriter;
   /** Live state per device id, for the map. */
   readonly live = new Map<number, LiveState>();
-  /** Live TCP sessions per device id. */
-  readonly sessions = new Map<number, DeviceSession>();
+  /** The TCP connection that carries each device's commands. */
+  readonly sessions: DeviceSessions;
   /** Bound ports of the listeners (0 in the configuration means "any free port"). */
   readonly ports: { watch?: number; gt06?: number; osmand?: number } = {};
   private readonly unknownLog = new RateLimitedLog(30);
   private readonly malformedLog = new RateLimitedLog(30);
+  private readonly outsideLog = new RateLimitedLog(30);
   private readonly refs = new Map<number, DeviceRef>();
   private sweeper: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void)[] = [];
@@ -78,6 +80,7 @@ export class Ingest {
     const { config, database, log } = deps;
     this.offlineMs = config.OFFLINE_TIMEOUT_SECONDS * 1000;
     this.directory = new DeviceDirectory(database, config, log, this.metrics);
+    this.sessions = new DeviceSessions({ quietMs: config.GATEWAY_SESSION_QUIET_SECONDS * 1000, log, metrics: this.metrics });
     this.writer = new BatchWriter(database, this.metrics, log, {
       maxRows: config.BATCH_MAX_ROWS,
       maxWaitMs: config.BATCH_MAX_WAIT_MS,
@@ -106,7 +109,9 @@ export class Ingest {
         TOPICS.changed,
         (e) => {
           this.directory.invalidate(e);
-          if (e.deviceId) this.refs.delete(e.deviceId);
+          if (!e.deviceId) return;
+          this.refs.delete(e.deviceId);
+          this.recheckSessions(e.deviceId).catch((err) => this.deps.log.error({ err, deviceId: e.deviceId }, 'checking device connections failed'));
         },
         { cluster: true },
       ),
@@ -162,6 +167,7 @@ export class Ingest {
     this.metrics.received += messages.length;
     const items: WriteItem[] = [];
     const unknown: string[] = [];
+    let outside = 0;
     for (const msg of messages) {
       // Always through the directory (a map lookup), so an owner change published on the bus
       // applies to connections that are already open.
@@ -178,9 +184,14 @@ export class Ingest {
         unknown.push(msg.deviceId);
         continue;
       }
+      if (ref.networks && source.address !== undefined && !inNetworks(source.address, ref.networks)) {
+        outside++;
+        this.noteOutside(ref, source);
+        continue;
+      }
       items.push({ ref, msg, receivedAt, receivedIso, mode: source.mode });
     }
-    const result: IngestResult = { stored: items.length, unknown, device: items[items.length - 1]?.ref };
+    const result: IngestResult = { stored: items.length, unknown, outside, device: items[items.length - 1]?.ref };
     if (!items.length) return done(null, result);
     this.writer.submit(items, (err) => (err ? done(err) : done(null, result)));
   }
@@ -189,6 +200,28 @@ export class Ingest {
     this.metrics.unknown++;
     const l = this.unknownLog.allow();
     if (l.ok) this.deps.log.warn({ identity, transport: source.transport, remote: source.remote, suppressed: l.suppressed || undefined }, 'message from an unknown device ignored');
+  }
+
+  /** A device's allowed networks changed: its connections from elsewhere no longer carry its commands. */
+  private async recheckSessions(deviceId: number): Promise<void> {
+    const held = this.sessions.connections(deviceId);
+    if (!held.length) return;
+    const [row] = await this.deps.database.query<{ networks: string[] | null }>(`SELECT allowed_networks AS networks FROM devices WHERE id = $1`, [deviceId]);
+    if (!row?.networks?.length) return;
+    const ranges = parseNetworks(row.networks);
+    for (const s of held) if (s.address !== undefined && !inNetworks(s.address, ranges)) this.sessions.leave(s, deviceId);
+  }
+
+  /** A message of a device from outside its allowed networks: counted, logged, not stored. */
+  private noteOutside(ref: DeviceRef, source: Source): void {
+    this.metrics.outsideNetwork++;
+    const l = this.outsideLog.allow();
+    if (l.ok) {
+      this.deps.log.warn(
+        { imei: ref.imei, deviceId: ref.id, address: source.address, remote: source.remote, transport: source.transport, suppressed: l.suppressed || undefined },
+        'message refused: the device may not connect from this address',
+      );
+    }
   }
 
   /** Counts and logs undecodable input, with the bytes in hex. */
@@ -212,14 +245,6 @@ export class Ingest {
     );
     if (rows[0]) this.refs.set(deviceId, rows[0]);
     return rows[0] ?? null;
-  }
-
-  bindSession(session: DeviceSession): void {
-    this.sessions.set(session.deviceId, session);
-  }
-
-  unbindSession(session: DeviceSession): void {
-    if (this.sessions.get(session.deviceId) === session) this.sessions.delete(session.deviceId);
   }
 
   snapshot() {

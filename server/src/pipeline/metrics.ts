@@ -28,6 +28,12 @@ export class Metrics {
   connectionsClosed = 0;
   commandsSent = 0;
   autoRegistered = 0;
+  /** Frames refused because they came from outside their device's allowed networks (not stored). */
+  outsideNetwork = 0;
+  /** Connections that named a device while it had another live connection in this process. */
+  secondConnections = 0;
+  /** Connections that named a device which kept talking on an earlier connection: they carry none of its commands. */
+  sessionsBelied = 0;
   readonly startedAt = Date.now();
 
   snapshot(extra: Record<string, number> = {}) {
@@ -49,6 +55,9 @@ export class Metrics {
       connectionsOpened: this.connectionsOpened,
       commandsSent: this.commandsSent,
       autoRegistered: this.autoRegistered,
+      outsideNetwork: this.outsideNetwork,
+      secondConnections: this.secondConnections,
+      sessionsBelied: this.sessionsBelied,
       uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
       rssBytes: process.memoryUsage.rss(),
       ...extra,

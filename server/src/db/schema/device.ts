@@ -42,6 +42,11 @@ export const devices = pgTable(
     activatedAt: timestamp('activated_at', { withTimezone: true }),
     groupId: integer('group_id'),
     roleId: integer('role_id'),
+    /**
+     * Addresses and CIDR ranges the device may connect from (canonical, set by an administrator);
+     * empty: anywhere. The gateway refuses its frames from elsewhere.
+     */
+    allowedNetworks: text('allowed_networks').array().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -38,7 +38,7 @@ export const COLUMNS = sql`devices.id, devices.imei, devices.name, devices.model
   devices.protocol, devices.account_id, a.login_name, devices.bound, coalesce(s.online, false) AS online, devices.iccid,
   devices.software_version, s.last_seen, s.lat, s.lon, s.fix_time, s.battery, s.signal, s.steps, devices.stock_in_at,
   devices.activated_at, devices.role_id, r.name AS role_name, r.color AS role_color, r.shape AS role_shape,
-  devices.group_id, g.name AS group_name, m.commands, m.functions, devices.created_at,
+  devices.group_id, g.name AS group_name, m.commands, m.functions, devices.allowed_networks, devices.created_at,
   (SELECT count(*)::int FROM device_fences f WHERE f.device_id = devices.id) AS fence_count`;
 
 export const JOINS = sql`JOIN accounts a ON a.id = devices.account_id
@@ -77,6 +77,7 @@ export interface DeviceRow {
   group_name: string | null;
   commands: string[] | null;
   functions: Record<string, boolean> | null;
+  allowed_networks: string[] | null;
   created_at: Date;
   fence_count: number;
 }
@@ -107,6 +108,7 @@ export function toItem(r: DeviceRow): DeviceItem {
     GroupId: r.group_id,
     GroupName: r.group_name,
     Commands: r.commands ?? [],
+    AllowedNetworks: r.allowed_networks ?? [],
     CreatedAt: iso(r.created_at)!,
   };
 }

@@ -12,6 +12,7 @@ import { AVATAR_DIR, AVATAR_NAME, avatarMime } from '../person/avatar.js';
 export const deviceCalls = [
   defineCall('/Device/devicesByUserId', (ctx, body) => service.list(ctx, body)),
   defineCall('/Device/DeviceDetail', (ctx, body) => service.detail(ctx, body)),
+  defineCall('/Device/EditDevice', (ctx, body) => service.edit(ctx, body)),
   defineCall('/Device/addDevices', (ctx, body) => service.add(ctx, body)),
   defineCall('/Device/batchDevices', (ctx, body) => service.batchAdd(ctx, body)),
   defineCall('/Device/bindDeviceListAdd', (ctx, body) => service.bind(ctx, body)),

@@ -65,6 +65,21 @@ export async function detail(ctx: AuthedContext, q: Req<'deviceDetailRequest'>) 
   } as const;
 }
 
+/** An administrator's settings of one device: the networks it may connect from. */
+export async function edit(ctx: AuthedContext, b: Req<'editDeviceRequest'>) {
+  const { db } = ctx.deps.database;
+  const [row] = await db
+    .update(devices)
+    .set({ allowedNetworks: b.AllowedNetworks })
+    .where(and(eq(devices.id, b.DeviceId), ownedBySubtree(devices.accountId, ctx.user)))
+    .returning({ id: devices.id, imei: devices.imei });
+  if (!row) throw notFound('device.notFound');
+  // The gateways read the device again: its connections from elsewhere lose it at once.
+  announce(ctx, [row]);
+  const [item] = await deviceRowsWhere(db, ctx.user, sql`devices.id = ${row.id}`);
+  return { State: State.OK, Item: toItem(item!) } as const;
+}
+
 export interface ModelRef {
   id: number;
   name: string;

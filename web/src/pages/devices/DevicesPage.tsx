@@ -10,6 +10,7 @@ import {
   CloudUploadOutlined,
   DeleteOutlined,
   DisconnectOutlined,
+  EditOutlined,
   LinkOutlined,
   MoreOutlined,
   PlusOutlined,
@@ -19,7 +20,7 @@ import {
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@wt/contract';
+import { ADMIN_USER_TYPE, formatDateTime } from '@wt/contract';
 import { call } from '../../api/client';
 import { DataTable, filterValue, type TableQuery } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
@@ -34,6 +35,7 @@ import { MoveDevicesDialog } from './dialogs/MoveDevicesDialog';
 import { CreateUserDialog } from './dialogs/CreateUserDialog';
 import { ImportDevicesDialog } from './dialogs/ImportDevicesDialog';
 import { PersonDialog } from './dialogs/PersonDialog';
+import { EditDeviceDialog } from './dialogs/EditDeviceDialog';
 import { AssignDialog } from './dialogs/AssignDialog';
 import { CommandDialog } from './commands/CommandDialog';
 import { BatchIntervalDialog } from './commands/BatchIntervalDialog';
@@ -81,6 +83,9 @@ export default function DevicesPage() {
   const [dialog, setDialog] = useState<null | 'add' | 'move' | 'createUser' | 'import' | 'group' | 'role' | 'interval'>(null);
   const [batch, setBatch] = useState<BatchKind | null>(null);
   const [person, setPerson] = useState<DeviceItem | null>(null);
+  const [editing, setEditing] = useState<DeviceItem | null>(null);
+  // A device's allowed networks are an administrator's setting (the call is administrator-only).
+  const mayEditDevice = can('device.edit') && userInfo?.ServerUserType === ADMIN_USER_TYPE;
   const [command, setCommand] = useState<DeviceItem | null>(null);
 
   const selectedImeis = selected.rows.map((r) => r.Imei);
@@ -244,6 +249,7 @@ export default function DevicesPage() {
                 { key: 'fence', icon: <AimOutlined />, label: <Link to={`/deviceFence?imei=${d.Imei}`}>{t('devices:action.fences')}</Link> },
                 { key: 'history', label: <Link to={`/devices/history?imei=${d.Imei}`}>{t('devices:action.history')}</Link> },
                 { key: 'track', label: <Link to={`/track/index?imei=${d.Imei}`}>{t('devices:action.track')}</Link> },
+                ...(mayEditDevice ? [{ key: 'edit', icon: <EditOutlined />, label: t('devices:action.edit'), onClick: () => setEditing(d) }] : []),
                 ...(can('device.delete')
                   ? [
                       { type: 'divider' as const },
@@ -382,6 +388,7 @@ export default function DevicesPage() {
       <ImportDevicesDialog open={dialog === 'import'} onClose={() => setDialog(null)} />
       <AssignDialog kind={dialog === 'group' || dialog === 'role' ? dialog : null} imeis={selectedImeis} onClose={() => setDialog(null)} />
       <PersonDialog device={person} onClose={() => setPerson(null)} />
+      <EditDeviceDialog device={editing} onClose={() => setEditing(null)} />
       <CommandDialog device={command} onClose={() => setCommand(null)} />
       <BatchIntervalDialog open={dialog === 'interval'} imeis={selectedImeis} onClose={() => setDialog(null)} />
     </Card>

@@ -1,0 +1,1 @@
+ALTER TABLE "devices" ADD COLUMN "allowed_networks" text[] DEFAULT '{}' NOT NULL;
