@@ -229,7 +229,7 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/User/ResetPassword', area: 'user', permission: 'public', note: 'reset password from the mailed link' },
   { path: '/User/UnlockBrowser', area: 'user', permission: 'public', note: 'make this browser known to the account from the mailed unlock link' },
   { path: '/Device/DeviceDetail', area: 'device', permission: 'user', note: 'one device with its person info and model commands' },
-  { path: '/Device/EditDevice', area: 'device', permission: 'admin', note: "an administrator's settings of one device: the networks it may connect from" },
+  { path: '/Device/EditDevice', area: 'device', permission: 'branchAdmin', note: "an administrator's settings of one device: the networks it may connect from" },
   { path: '/DeviceRole/List', area: 'device', permission: 'user', note: 'device roles (SPEC §3)' },
   { path: '/DeviceRole/Save', area: 'device', permission: 'user', note: 'create or update a device role' },
   { path: '/DeviceRole/Delete', area: 'device', permission: 'user' },
