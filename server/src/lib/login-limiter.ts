@@ -13,6 +13,7 @@ import { and, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import { loginFailures } from '../db/schema/index.js';
+import { storableText } from './sql.js';
 
 export interface LoginLimits {
   /** Failures of one source before it is locked (LOGIN_MAX_FAILURES). */
@@ -96,13 +97,18 @@ export class LoginLimiter {
     readonly now: () => number = Date.now,
   ) {}
 
+  /** The name as the key column holds it: a name with NUL or a lone surrogate is counted too. */
+  private static nameKey(loginName: string) {
+    return storableText(loginName.trim().toLowerCase());
+  }
+
   private static accountKey(loginName: string) {
-    return `${loginName.trim().toLowerCase()}|*`;
+    return `${LoginLimiter.nameKey(loginName)}|*`;
   }
 
   private static keys(loginName: string, source: string) {
     return {
-      source: `${loginName.trim().toLowerCase()}|${source}`,
+      source: `${LoginLimiter.nameKey(loginName)}|${source}`,
       account: LoginLimiter.accountKey(loginName),
     };
   }

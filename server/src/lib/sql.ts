@@ -26,7 +26,7 @@ export function allOf(conds: SQL[]): SQL {
 }
 
 /** A string as any json, jsonb or text column takes it: no NUL, no lone surrogate (U+FFFD instead). */
-const storableText = (s: string) => cleanText(s, Infinity);
+export const storableText = (s: string) => cleanText(s, Infinity);
 
 function storableJson(_key: string, v: unknown): unknown {
   if (typeof v === 'string') return storableText(v);
