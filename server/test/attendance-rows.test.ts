@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { attendanceJob } from '../src/modules/account-fence/attendance/job.js';
+import { eventually } from './gateway-helpers.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { addAccount, addDevices, type Account } from './monitor-fixtures.js';
 
@@ -14,17 +15,6 @@ const MIN = 60_000;
 const DAY_MS = 86_400_000;
 const ALL_DAYS = [0, 1, 2, 3, 4, 5, 6];
 const CENTRE = { Lat: 22.5, Lon: 114.0 };
-
-/** Polls until `test` answers something truthy. */
-async function eventually<T>(test: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await test();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(databases())('attendance rows on %s', (kind) => {
   let p: TestPlatform;
@@ -168,7 +158,7 @@ describe.each(databases())('attendance rows on %s', (kind) => {
     const [spare] = await addDevices(p, 'spare01', [{}]);
     const moved = await p.call('/Device/batchMoveDeviceToAccount', { Imeis: [spare!.imei], TargetUserId: staff.id }, agent);
     expect(moved.body.Succeeded).toBe(1);
-    await eventually(async () => (await rowsOf(fenceId)).some((r) => r.id === spare!.id));
+    await eventually(async () => (await rowsOf(fenceId)).some((r) => r.id === spare!.id), 10_000);
     expect(await rowsOf(fenceId)).toHaveLength(29);
   });
 });
