@@ -139,7 +139,7 @@ describe.each(databases())('attendance rows on %s', (kind) => {
     const five = await addDevices(p, 'night01', Array.from({ length: 5 }, () => ({})));
     const edited = await p.call(
       '/Geofence/updateMonitorGeofence',
-      { FenceId: fenceId, Name: 'Ward', UserIds: [staff.id, night.id], AlarmType: 3, Schedule: { Days: ALL_DAYS, Windows: [{ Start: '22:00', End: '23:00' }] } },
+      { FenceId: fenceId, Name: 'Ward', UserIds: [staff.id, night.id], IncludeChildren: true, AlarmType: 3, Schedule: { Days: ALL_DAYS, Windows: [{ Start: '22:00', End: '23:00' }] } },
       agent,
     );
     expect(edited.status).toBe(200);
@@ -160,5 +160,13 @@ describe.each(databases())('attendance rows on %s', (kind) => {
     expect(moved.body.Succeeded).toBe(1);
     await eventually(async () => (await rowsOf(fenceId)).some((r) => r.id === spare!.id), 10_000);
     expect(await rowsOf(fenceId)).toHaveLength(29);
+
+    // So does an account with its devices moved below a watched one (the fence includes sub-accounts).
+    const team = await addAccount(p, 'agent01', 'team01');
+    const pair = await addDevices(p, 'team01', [{}, {}]);
+    const under = await p.call('/user/moveAccount', { UserId: team.id, ParentId: night.id }, agent);
+    expect(under.status).toBe(200);
+    await eventually(async () => (await rowsOf(fenceId)).filter((r) => pair.some((d) => d.id === r.id)).length === 2, 10_000);
+    expect(await rowsOf(fenceId)).toHaveLength(31);
   });
 });
