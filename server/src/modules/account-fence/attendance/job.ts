@@ -198,20 +198,20 @@ export function firstDayHolding(fence: AttendanceFence, time: number): string {
 }
 
 /** What the closing needs of a fence. */
-export type Closable = Pick<AttendanceFence, 'tz' | 'schedule' | 'createdAt'>;
+type Closable = Pick<AttendanceFence, 'tz' | 'schedule' | 'createdAt'>;
 
 /**
  * When a day's rows are due: `open` once its last schedule window has ended (a day without windows:
  * once its span has ended), from when every watched device has a row, absent ones included; `final`
  * once its span has ended, when the rows are computed for good.
  */
-export function dueOf(f: Closable, day: string): { open: number; final: number } {
+function dueOf(f: Closable, day: string): { open: number; final: number } {
   const final = spanOf(day, f.tz, f.schedule).end;
   const windows = windowsOn(f.schedule, day, f.tz);
   return { open: windows.length ? Math.max(...windows.map((w) => w.end)) : final, final };
 }
 
-export interface ClosingDay {
+interface ClosingDay {
   day: string;
   /** Rows computed before this instant are recomputed (0: any row will do). */
   due: number;
@@ -223,7 +223,7 @@ export interface ClosingDay {
  * its opening; with `seed`, the days not open yet too (due 0). Days open in order of their dates, so
  * the list of open days is a run from the first.
  */
-export function closingDays(f: Closable, now: number, seed = false): ClosingDay[] {
+function closingDays(f: Closable, now: number, seed = false): ClosingDay[] {
   const today = localDay(now, f.tz);
   const first = [localDay(f.createdAt, f.tz), addDays(today, -CLOSE_BACK_DAYS)].sort().at(-1)!;
   const out: ClosingDay[] = [];
@@ -240,7 +240,7 @@ export function closingDays(f: Closable, now: number, seed = false): ClosingDay[
 const closingKey = (days: ClosingDay[]) => (days.length ? `${days[days.length - 1]!.day}@${days[days.length - 1]!.due}` : '');
 
 /** The next moment after `now` a day of the fence opens or becomes final. */
-export function nextDue(f: Closable, now: number): number {
+function nextDue(f: Closable, now: number): number {
   const today = localDay(now, f.tz);
   let next = Infinity;
   for (const day of [prevDay(today), today, addDays(today, 1)]) {
