@@ -410,12 +410,18 @@ describe('engine', () => {
 
   it('gathers gateway observations in windows', () => {
     const scene = gridScene();
-    const e = new IndoorEngine({ windowMs: 1000, positionFilter: null });
+    let now = T0;
+    const e = new IndoorEngine({ windowMs: 1000, positionFilter: null }, () => now);
     e.setScenes([scene]);
     const obs = hear(scene, 'F1', 6, 10, null).slice(0, 12);
-    for (const [k, o] of obs.entries()) expect(e.observe('g', o.anchor.toLowerCase(), o.rssi, T0 + k * 10)).toBeNull();
+    for (const [k, o] of obs.entries()) {
+      now = T0 + k * 10;
+      expect(e.observe('g', o.anchor.toLowerCase(), o.rssi, T0 + k * 10)).toBeNull();
+    }
     expect(e.flush(T0 + 500)).toEqual([]);
-    const [f] = e.flush(T0 + 1000);
+    // Solved once nothing more has arrived for a window's length.
+    expect(e.flush(T0 + 1000)).toEqual([]);
+    const [f] = e.flush(T0 + 1110);
     expect(Math.hypot(f.x - 6, f.y - 10)).toBeLessThan(0.01);
     expect(e.flush(T0 + 5000)).toEqual([]);
     // A new window closes when an observation arrives after it.
@@ -483,9 +489,10 @@ describe('engine', () => {
     expect(Math.hypot(f.x - 5, f.y - 5)).toBeLessThan(0.5);
   });
 
-  it('forgets tags on request and after the time-to-live', () => {
+  it("forgets a tag's state by its own device time, and tags idle by the clock or beyond the cap, never one still sending", () => {
     const scene = gridScene();
-    const e = new IndoorEngine({ tagTtlMs: 5 * 60_000 });
+    let now = T0;
+    const e = new IndoorEngine({ tagTtlMs: 5 * 60_000, tagIdleMs: 30 * 60_000 }, () => now);
     e.setScenes([scene]);
     const h = hear(scene, 'F1', 5, 5, null);
     e.scan('a', h, T0);
@@ -493,12 +500,79 @@ describe('engine', () => {
     expect(e.size).toBe(2);
     e.forget('a');
     expect(e.size).toBe(1);
+    // Reports of another tag, whatever their device time, leave b's state alone.
     e.scan('c', h, T0 + 10 * 60_000);
-    expect(e.size).toBe(1);
+    expect(e.tracks('b')).toBe(true);
+    // A tag on F2; one scan where F1 beats F2 by the margin does not move it (the floor hysteresis)...
+    const upstairs = hear(scene, 'F2', 10, 6, null);
+    const downstairs = hear(scene, 'F1', 10, 6, null);
+    const d = (heard: typeof h, time: number) => {
+      now = time;
+      return e.scan('d', heard, time)!.floorId;
+    };
+    d(upstairs, T0);
+    expect(d(downstairs, T0 + 5 * 60_000)).toBe('F2');
+    // ...but after more than tagTtlMs of its own silence its state is gone: F1 at once.
+    expect(d(upstairs, T0 + 5 * 60_000 + 1000)).toBe('F2');
+    expect(d(downstairs, T0 + 10 * 60_000 + 1001)).toBe('F1');
+    // Idle by the clock: dropped at the next flush, while the one still sending stays.
+    now = T0 + 29 * 60_000;
+    e.scan('c', h, T0 + 29 * 60_000);
+    now = T0 + 31 * 60_000;
+    e.flush(now);
+    expect(['a', 'b', 'c', 'd'].filter((t) => e.tracks(t))).toEqual(['c', 'd']);
+    // At the cap the tag heard from least recently goes, not the one tracked the longest.
     const small = new IndoorEngine({ maxTags: 3 });
     small.setScenes([scene]);
-    for (let i = 0; i < 10; i++) small.scan(`t${i}`, h, T0 + i);
+    for (let i = 0; i < 10; i++) {
+      small.scan('keep', h, T0 + i * 1000);
+      small.scan(`t${i}`, h, T0 + i * 1000);
+    }
     expect(small.size).toBe(3);
+    expect(small.tracks('keep')).toBe(true);
+  });
+
+  it('gives the same fixes for reports sent live and sent 15 minutes late, in one request or many, run after run', () => {
+    const scene = gridScene();
+    const rng = new Rng(17);
+    // 90 s of a wearable walking along y = 6 and going upstairs half-way, scanning every 700 ms, and
+    // of an asset tag heard by six gateways every 400 ms, each gateway a few ms after the other.
+    type Report = { t: number; tag: string; scan?: ReturnType<typeof hear>; anchor?: string; rssi?: number };
+    const reports: Report[] = [];
+    for (let t = 0; t < 90_000; t += 700) reports.push({ t, tag: 'w', scan: hear(scene, t < 45_000 ? 'F1' : 'F2', 2 + t / 5000, 6, rng) });
+    for (let t = 0; t < 90_000; t += 400) {
+      hear(scene, 'F1', 20 - t / 6000, 12, rng)
+        .sort((a, b) => b.rssi - a.rssi)
+        .slice(0, 6)
+        .forEach((o, k) => reports.push({ t: t + k * 7, tag: 'g', anchor: o.anchor, rssi: o.rssi }));
+    }
+    reports.sort((a, b) => a.t - b.t);
+    const START = T0 + 15 * 60_000;
+
+    /** Feeds the reports with device times from `base`, each arriving at `arrival(i)`, flushing every 500 ms of the clock. */
+    const run = (base: number, arrival: (i: number) => number) => {
+      let now = arrival(0);
+      const e = new IndoorEngine({}, () => now);
+      e.setScenes([scene]);
+      const out: IndoorFix[] = [];
+      let nextFlush = now + 500;
+      const keep = (f: IndoorFix | null) => f && out.push({ ...f, time: f.time - base });
+      reports.forEach((r, i) => {
+        now = arrival(i);
+        for (; nextFlush <= now; nextFlush += 500) e.flush(nextFlush).forEach(keep);
+        keep(r.scan ? e.scan(r.tag, r.scan, base + r.t) : e.observe(r.tag, r.anchor!, r.rssi!, base + r.t));
+      });
+      e.flush(now + 60_000).forEach(keep);
+      return out.map((f) => [f.tag, f.time, f.floorId, f.x, f.y, f.method]).sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1]));
+    };
+    const live = run(START, (i) => START + reports[i]!.t);
+    expect(live.length).toBeGreaterThan(180);
+    expect(new Set(live.filter((f) => f[0] === 'w').map((f) => f[2]))).toEqual(new Set(['F1', 'F2']));
+    // Uploaded 15 minutes late: all at once, or in requests of 25 reports 3 s apart.
+    const late = START - 15 * 60_000;
+    expect(run(late, (i) => START + 90_000 + i)).toEqual(live);
+    expect(run(late, (i) => START + 90_000 + Math.floor(i / 25) * 3000 + i)).toEqual(live);
+    expect(run(late, (i) => START + 90_000 + Math.floor(i / 25) * 3000 + i)).toEqual(live);
   });
 
   it('keeps tracking across a configuration change and leaves a floor that no longer exists', () => {

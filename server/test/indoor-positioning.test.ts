@@ -5,7 +5,7 @@
 // map's calls; gateways hearing each other feed the calibration, whose fit can be applied.
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIndoorSimulator, CARE_HOME, type IndoorSimulator } from '@wt/simulator';
+import { bleScan, startIndoorSimulator, CARE_HOME, Rng, Walker, WalkGraph, type IndoorSimulator } from '@wt/simulator';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { RealtimeClient } from './monitor-fixtures.js';
 import { newToken } from '../src/modules/integration/repo.js';
@@ -129,6 +129,61 @@ describe.each(databases())('indoor positioning on %s', (kind) => {
     const operator = await p.login('operator01');
     const now = (await p.call('/Scene/sceneInfoByMonitorForServer', { SceneId: sceneId }, operator.token)).body;
     expect(now.Items.map((d: { DeviceId: number }) => d.DeviceId)).not.toContain(aoaId);
+  });
+
+  it('gives the same positions for scans sent live and sent 15 minutes late in one batch, run after run', async () => {
+    // 4 s of a walking wearable scanning every 400 ms, and of an asset tag heard by the gateways
+    // (each gateway posting what it heard) every 400 ms; reports of one tick a few ms apart.
+    const rng = new Rng(11);
+    const graph = new WalkGraph(CARE_HOME);
+    const walkers = [new Walker(graph, 101, 0), new Walker(graph, 202, 0)];
+    type Report = { t: number; body: (id: string, time: number) => Record<string, unknown> };
+    const wearableReports: Report[] = [];
+    const assetReports: Report[] = [];
+    for (let t = 0; t < 4000; t += 400) {
+      const heard = bleScan(CARE_HOME, walkers[0]!.truth(t), rng);
+      wearableReports.push({ t, body: (imei, time) => ({ imei, time, beacons: heard.map((h) => ({ mac: h.anchor, rssi: h.rssi })) }) });
+      bleScan(CARE_HOME, walkers[1]!.truth(t), rng)
+        .slice(0, 4)
+        .forEach((h, k) => assetReports.push({ t: t + k * 5, body: (mac, time) => ({ gatewayId: h.anchor, time, tags: [{ mac, rssi: h.rssi }] }) }));
+    }
+    const wearables = tags.filter((t) => t.kind === 'wearable').slice(1, 4);
+    const assets = tags.filter((t) => t.kind === 'asset').slice(1, 4);
+    /** Sends run `i`'s reports with device times from `base`; live: each when its time comes, else back to back. */
+    const send = async (i: number, base: number, live: boolean) => {
+      const all = [...wearableReports.map((r) => ({ r, id: wearables[i]!.id })), ...assetReports.map((r) => ({ r, id: assets[i]!.id }))].sort((a, b) => a.r.t - b.r.t);
+      for (const { r, id } of all) {
+        const time = base + r.t;
+        if (live && time > Date.now()) await new Promise((ok) => setTimeout(ok, time - Date.now()));
+        expect((await post(r.body(id, time))).status).toBe(200);
+      }
+    };
+    const liveBase = Date.now() + 200;
+    await send(0, liveBase, true);
+    const lateBase = liveBase - 15 * 60_000;
+    // Twice, side by side: two runs of the same upload.
+    await Promise.all([send(1, lateBase, false), send(2, lateBase, false)]);
+
+    const ids = await Promise.all([...wearables, ...assets].map((t) => deviceId(t.imei)));
+    const track = async (id: number, base: number) =>
+      (
+        await q<{ t: string; floor_id: number; x: number; y: number; method: number }>(
+          `SELECT (extract(epoch FROM time) * 1000)::bigint - $2 AS t, floor_id, x, y, method FROM positions WHERE device_id = $1 AND scene_id IS NOT NULL ORDER BY time`,
+          [id, base],
+        )
+      ).map((r) => [Number(r.t), Number(r.floor_id), Number(r.x), Number(r.y), Number(r.method)]);
+    const tracks = async () => Promise.all(ids.map((id, k) => track(id, k % 3 === 0 ? liveBase : lateBase)));
+    // Every scan is solved at once; the asset's windows are 1 s of device time (three ticks), four
+    // of them, the last solved when nothing more has come (a little longer for a late upload).
+    const scans = wearableReports.length;
+    const [w0, w1, w2, a0, a1, a2] = await eventually(async () => {
+      const all = await tracks();
+      return all.every((x, k) => x.length >= (k < 3 ? scans : 4)) && all;
+    }, 30_000);
+    expect(w1).toEqual(w0);
+    expect(w2).toEqual(w0);
+    expect(a1).toEqual(a0);
+    expect(a2).toEqual(a0);
   });
 
   it('fits the floor from gateways hearing each other, and applies the fit', async () => {

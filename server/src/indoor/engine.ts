@@ -1,12 +1,23 @@
 // The indoor positioning engine: turns what radios report into fixes on a floor plan.
 //   scan()     a wearable lists the beacons it hears;
 //   observe()  fixed gateways (anchor keys) each report hearing a tag; a tag's observations are
-//              gathered over `windowMs` and solved together (flush() closes elapsed windows);
+//              gathered over `windowMs` of device time and solved together (flush() closes the
+//              windows nothing more has arrived for, `lateHoldMs` longer for late ones);
 //   uwb()      a UWB system's own coordinates, passed through in the floor's frame;
 //   aoa()      bearings from angle-of-arrival locators.
 // Per tag it keeps smoothed RSSI per anchor, the chosen floor (with hysteresis), the nearest
-// beacon (with hysteresis) and a position filter; tags not seen for `tagTtlMs` are dropped.
-// Pure: no I/O, no clock (time comes with every call), never throws on bad input.
+// beacon (with hysteresis) and a position filter.
+//
+// Time. Everything a tag's fixes depend on follows the device time of its reports: its state is
+// forgotten when a report comes more than `tagTtlMs` after its previous one, and a gateway window
+// closes when a report of the tag at or past its end arrives. So reports uploaded late (a gateway
+// that was offline, a watch that buffered) give the same fixes as the same reports sent live, in
+// one request or many. The caller's clock (`clock`, when reports arrive) decides only what cannot
+// wait for more data: when the last window of a burst is solved (nothing more has arrived for
+// `windowMs`, `lateHoldMs` longer when its reports came late), and which tags leave memory
+// (nothing arrived for `tagIdleMs`, or the least recently heard one when `maxTags` are tracked);
+// neither changes the fixes of a tag still sending.
+// Pure: no I/O, the clock is given, never throws on bad input.
 import { intersectBearings, type AoaOptions, type Bearing } from './aoa.js';
 import { chooseFloor, DEFAULT_FLOOR_CHOICE, floorScore, newFloorState, type FloorChoiceOptions, type FloorState } from './floor.js';
 import { isGeoreference, planToGeo } from './geo.js';
@@ -43,8 +54,15 @@ export interface PositionFilterOptions {
 
 export interface EngineOptions {
   smoothing: SmoothingOptions;
-  /** Gateway observations of a tag are gathered this long before solving, ms. */
+  /** Gateway observations of a tag are gathered over this much device time before solving, ms. */
   windowMs: number;
+  /**
+   * A window whose observations arrive late (more than windowMs after their device time: a gateway
+   * uploading what it buffered) waits this much longer for more before it is solved without them,
+   * so an upload split into requests with pauses between them gathers the windows it would have
+   * live, ms.
+   */
+  lateHoldMs: number;
   /** Nearest beacon: another beacon must be louder (relative to its RSSI@1m) by this much to take over, dB. */
   nearestMarginDb: number;
   /** ...and do so in this many consecutive scans. */
@@ -67,15 +85,22 @@ export interface EngineOptions {
   /** Smoothing of trilateration, UWB and AOA fixes; null for raw fixes. */
   positionFilter: PositionFilterOptions | null;
   aoa: AoaOptions;
-  /** Tags not seen for this long are forgotten, ms. */
+  /** A tag's state is forgotten when its next report is this much later (or earlier) in device time than its last, ms. */
   tagTtlMs: number;
-  /** At most this many tags are tracked; beyond it the longest-tracked tag is dropped to make room. */
+  /**
+   * A tag nothing has arrived from for this long by the caller's clock is dropped from memory, ms.
+   * Longer than tagTtlMs, so a tag still sending never loses state to it, and long enough that a
+   * gateway or watch coming back with what it buffered while offline continues its tags' state.
+   */
+  tagIdleMs: number;
+  /** At most this many tags are tracked; beyond it the tag heard from least recently is dropped to make room. */
   maxTags: number;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   smoothing: DEFAULT_SMOOTHING,
   windowMs: 1000,
+  lateHoldMs: 5_000,
   nearestMarginDb: 6,
   nearestScans: 3,
   floor: DEFAULT_FLOOR_CHOICE,
@@ -86,6 +111,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   positionFilter: { model: 'velocity', processNoise: 0.5, maxSpeed: 2, maxGapMs: 15_000 },
   aoa: { angleSigmaDeg: 4, minCrossingDeg: 10, tagHeight: 1.2, maxRange: 60 },
   tagTtlMs: 10 * 60_000,
+  tagIdleMs: 60 * 60_000,
   maxTags: 200_000,
 };
 
@@ -134,7 +160,10 @@ interface LocatorInfo {
 }
 
 interface TagState {
+  /** Device time of the tag's latest report. */
   lastSeen: number;
+  /** When its latest report arrived (the caller's clock). */
+  arrived: number;
   rssi: Map<string, SmoothedRssi>;
   floor: FloorState;
   nearest: string | null;
@@ -143,7 +172,8 @@ interface TagState {
   nearestCount: number;
   /** Position filter: per axis position and velocity, and their covariance (shared by both axes: same noise on each). */
   pos: { floor: string; x: number; y: number; vx: number; vy: number; p00: number; p01: number; p11: number; time: number } | null;
-  window: { start: number; last: number; obs: Map<string, { sum: number; n: number }> } | null;
+  /** Gateway window: device times of its first and latest observation, when the latest arrived, and the readings. */
+  window: { start: number; last: number; arrived: number; obs: Map<string, { sum: number; n: number }> } | null;
 }
 
 const MAX_TIME = 8.64e15;
@@ -155,14 +185,22 @@ export class IndoorEngine {
   private anchors = new Map<string, AnchorInfo>();
   private locators = new Map<string, LocatorInfo>();
   private floors = new Map<string, FloorInfo>();
+  /** Tracked tags, the one heard from least recently first (re-inserted on every report). */
   private tags = new Map<string, TagState>();
   /** Tags with an open gateway window. */
   private open = new Set<string>();
-  private lastPrune = 0;
+  /** Fixes of windows closed by a tag's other reports, handed out by the next flush(). */
+  private ready: IndoorFix[] = [];
+  /** Without a clock: the latest device time seen stands for it. */
+  private latest = 0;
   /** Scratch buffers reused by every solve (no allocation per scan for these). */
   private candidates: { a: AnchorInfo; s: SmoothedRssi; score: number }[] = [];
 
-  constructor(options: EngineOptionsInput = {}) {
+  /** `clock`: when reports arrive (ms); without it, the latest device time seen stands for it. */
+  constructor(
+    options: EngineOptionsInput = {},
+    private readonly clock?: () => number,
+  ) {
     const d = DEFAULT_ENGINE_OPTIONS;
     this.options = {
       ...d,
@@ -225,6 +263,11 @@ export class IndoorEngine {
     return this.tags.size;
   }
 
+  /** Whether a tag's state is held. */
+  tracks(tag: string): boolean {
+    return this.tags.has(tag);
+  }
+
   forget(tag: string): void {
     this.tags.delete(tag);
     this.open.delete(tag);
@@ -233,7 +276,7 @@ export class IndoorEngine {
   /** A wearable's scan: the anchors it hears. Null when no known anchor was heard or the input is unusable. */
   scan(tag: string, heard: readonly Heard[], time: number): IndoorFix | null {
     if (!validTag(tag) || !inRange(time, 0, MAX_TIME) || !Array.isArray(heard)) return null;
-    const state = this.state(tag, time);
+    const state = this.state(tag, time, true);
     return this.solve(tag, state, heard, time);
   }
 
@@ -245,15 +288,15 @@ export class IndoorEngine {
     if (!validTag(tag) || !inRange(time, 0, MAX_TIME) || !isPlausibleRssi(rssi)) return null;
     const key = this.anchorOf(anchor);
     if (!key) return null;
-    const state = this.state(tag, time);
-    let fix: IndoorFix | null = null;
-    if (state.window && time - state.window.start >= this.options.windowMs) fix = this.closeWindow(tag, state);
+    const fix = this.closeElapsed(tag, time);
+    const state = this.state(tag, time, false);
     if (!state.window) {
-      state.window = { start: time, last: time, obs: new Map() };
+      state.window = { start: time, last: time, arrived: state.arrived, obs: new Map() };
       this.open.add(tag);
     }
     const w = state.window;
     w.last = Math.max(w.last, time);
+    w.arrived = state.arrived;
     const o = w.obs.get(key);
     if (o) {
       o.sum += rssi;
@@ -262,9 +305,14 @@ export class IndoorEngine {
     return fix;
   }
 
-  /** Fixes of tags whose gateway window has elapsed at `now`. */
+  /**
+   * At `now` by the caller's clock: the fixes of windows closed by the tags' later reports since the
+   * last call, and of the windows nothing has arrived for in `windowMs`; drops the tags idle for
+   * `tagIdleMs`.
+   */
   flush(now: number): IndoorFix[] {
-    const out: IndoorFix[] = [];
+    const out = this.ready;
+    this.ready = [];
     if (!inRange(now, 0, MAX_TIME)) return out;
     for (const tag of this.open) {
       const state = this.tags.get(tag);
@@ -272,11 +320,12 @@ export class IndoorEngine {
         this.open.delete(tag);
         continue;
       }
-      if (now - state.window.start < this.options.windowMs) continue;
+      const w = state.window;
+      if (now - w.arrived < this.options.windowMs + (w.arrived - w.last > this.options.windowMs ? this.options.lateHoldMs : 0)) continue;
       const fix = this.closeWindow(tag, state);
       if (fix) out.push(fix);
     }
-    this.prune(now);
+    this.evictIdle(now);
     return out;
   }
 
@@ -286,7 +335,7 @@ export class IndoorEngine {
     const key = this.anchorOf(reading.anchor);
     if (!key || !inRange(reading.x, -MAX_COORD, MAX_COORD) || !inRange(reading.y, -MAX_COORD, MAX_COORD)) return null;
     const floor = this.anchors.get(key)!.floor;
-    const state = this.state(tag, time);
+    const state = this.state(tag, time, true);
     // The anchor names the floor outright; it still passes through the floor state so a later BLE
     // scan starts from it, and a floor change resets the position filter.
     chooseFloor(state.floor, new Map([[floor.id, 0]]), this.options.floor);
@@ -317,7 +366,7 @@ export class IndoorEngine {
     if (!floor) return null;
     const p = intersectBearings(bearings, { ...this.options.aoa, tagHeight: this.options.tagHeight });
     if (!p) return null;
-    const state = this.state(tag, time);
+    const state = this.state(tag, time, true);
     chooseFloor(state.floor, new Map([[floor.id, 0]]), this.options.floor);
     return this.filtered(tag, state, floor, p.x, p.y, p.accuracy, 'aoa', p.lines, time);
   }
@@ -331,33 +380,66 @@ export class IndoorEngine {
     return k && this.anchors.has(k) ? k : null;
   }
 
-  private state(tag: string, time: number): TagState {
+  /** The caller's clock now, or the latest device time seen without one. */
+  private now(time: number): number {
+    if (this.clock) return this.clock();
+    if (time > this.latest) this.latest = time;
+    return this.latest;
+  }
+
+  /**
+   * A report of the tag at device time `time` comes after its gateway window: the window is solved
+   * first, as it would have been had the report come live. Its fix is answered (observe) or handed
+   * out by the next flush (`hold`).
+   */
+  private closeElapsed(tag: string, time: number, hold = false): IndoorFix | null {
+    const s = this.tags.get(tag);
+    if (!s?.window || time - s.window.start < this.options.windowMs) return null;
+    const fix = this.closeWindow(tag, s);
+    if (fix && hold) this.ready.push(fix);
+    return hold ? null : fix;
+  }
+
+  /**
+   * The tag's state for a report at device time `time`: a new one when it had none, or when its last
+   * report is more than tagTtlMs away in device time. The tag becomes the most recently heard.
+   */
+  private state(tag: string, time: number, closeWindow: boolean): TagState {
+    if (closeWindow) this.closeElapsed(tag, time, true);
+    const arrived = this.now(time);
     let s = this.tags.get(tag);
-    if (!s) {
-      if (this.tags.size >= this.options.maxTags) {
-        // Maps iterate in insertion order: the first key is the tag tracked the longest.
-        const oldest = this.tags.keys().next().value!;
-        this.tags.delete(oldest);
-        this.open.delete(oldest);
+    if (s) this.tags.delete(tag);
+    if (s && Math.abs(time - s.lastSeen) > this.options.tagTtlMs) {
+      // What it gathered before is still solved, with the state it belongs to.
+      if (s.window) {
+        const fix = this.closeWindow(tag, s);
+        if (fix) this.ready.push(fix);
       }
-      s = { lastSeen: time, rssi: new Map(), floor: newFloorState(), nearest: null, nearestCandidate: null, nearestCount: 0, pos: null, window: null };
-      this.tags.set(tag, s);
+      s = undefined;
+    }
+    if (!s) {
+      this.evictIdle(arrived);
+      if (this.tags.size >= this.options.maxTags) {
+        // The map runs from the least recently heard tag.
+        const idle = this.tags.keys().next().value!;
+        this.tags.delete(idle);
+        this.open.delete(idle);
+      }
+      s = { lastSeen: time, arrived, rssi: new Map(), floor: newFloorState(), nearest: null, nearestCandidate: null, nearestCount: 0, pos: null, window: null };
     }
     s.lastSeen = Math.max(s.lastSeen, time);
-    this.prune(time);
+    s.arrived = Math.max(s.arrived, arrived);
+    this.tags.set(tag, s);
     return s;
   }
 
-  /** Drops tags not seen for tagTtlMs, at most once a minute of data time. */
-  private prune(now: number): void {
-    if (now - this.lastPrune < 60_000 && now >= this.lastPrune) return;
-    this.lastPrune = now;
-    const limit = now - this.options.tagTtlMs;
+  /** Drops the tags nothing has arrived from for tagIdleMs at `now` (from the least recently heard, so it stops at the first one kept). */
+  private evictIdle(now: number): void {
+    const limit = now - this.options.tagIdleMs;
     for (const [tag, s] of this.tags) {
-      if (s.lastSeen < limit) {
-        this.tags.delete(tag);
-        this.open.delete(tag);
-      }
+      if (s.arrived >= limit) return;
+      this.tags.delete(tag);
+      this.open.delete(tag);
     }
   }
 

@@ -1,7 +1,8 @@
 // Account fences (SPEC §3 Account fence, §9): areas owned by an account that watch the devices of
 // the accounts they name. A fence is reached through its owner, so the subtree scope applies to it:
 // one outside the caller's subtree answers "not found" exactly like a missing id. Every change is
-// announced cluster-wide so the fence engine of every process reloads the fences.
+// announced cluster-wide so the fence engine of every process reloads the fences, and a saved fence's
+// watched devices have their attendance rows before the call answers.
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { State, accountFence as schemas } from '@wt/contract';
 import type { z } from 'zod';
@@ -12,6 +13,7 @@ import { scopedCrud, type Tx } from '../../lib/crud.js';
 import { AppError, fieldError } from '../../lib/errors.js';
 import { accountInScope, subtreePattern, type AccountRow } from '../../lib/scope.js';
 import { allOf, contains, iso, rows } from '../../lib/sql.js';
+import { attendanceJob } from './attendance/job.js';
 import { removeFenceData } from './cleanup.js';
 import { districtInfo } from './districts.js';
 
@@ -148,6 +150,18 @@ const watchValues = (b: WatchBody) => ({ name: b.Name, alarmType: b.AlarmType, i
 const changed = (ctx: AuthedContext, fenceIds: number[]) =>
   ctx.deps.bus.publish(ACCOUNT_FENCES_CHANGED_TOPIC, { fenceIds } satisfies AccountFencesChangedEvent);
 
+/**
+ * Fences saved: announced to the engines, and every device they watch given its attendance rows
+ * before the call answers (today's as far as today's windows go). Rows the seeding could not write
+ * are the attendance job's to write; the save stands.
+ */
+async function saved(ctx: AuthedContext, fenceIds: number[]) {
+  changed(ctx, fenceIds);
+  await attendanceJob(ctx.deps)
+    .seed(fenceIds)
+    .catch((err: unknown) => ctx.deps.log.error({ err, fenceIds }, 'attendance rows of a saved fence failed'));
+}
+
 /** Fences (alias f) owned by the account or one below it. */
 const ownedIn = (account: Pick<AccountRow, 'path'>) => sql`f.owner_id IN (SELECT id FROM accounts WHERE path LIKE ${subtreePattern(account)})`;
 
@@ -168,7 +182,7 @@ async function create(ctx: AuthedContext, b: WatchBody & ShapeBody & { UserId?: 
     await tx.insert(accountFenceAccounts).values(b.UserIds.map((accountId) => ({ fenceId, accountId })));
     return fenceId;
   });
-  changed(ctx, [id]);
+  await saved(ctx, [id]);
   return one(db, id);
 }
 
@@ -198,7 +212,7 @@ async function edit(ctx: AuthedContext, b: WatchBody & Partial<ShapeBody> & { Fe
       await tx.execute(sql`DELETE FROM account_fence_state s WHERE s.fence_id = ${fence.id}
         AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.id = s.device_id AND ${watchesDevice(fence.id)})`);
   });
-  changed(ctx, [fence.id]);
+  await saved(ctx, [fence.id]);
   return one(db, fence.id);
 }
 
@@ -252,7 +266,7 @@ export const accountFenceCalls = [
         .insert(accountFenceAccounts)
         .values(done.flatMap((fenceId) => b.UserIds.map((accountId) => ({ fenceId, accountId }))))
         .onConflictDoNothing();
-      changed(ctx, done);
+      await saved(ctx, done);
     }
     return { State: State.OK, Succeeded: done.length, Failed: failed } as const;
   }),

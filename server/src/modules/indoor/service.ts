@@ -6,13 +6,17 @@
 //
 // Inputs (see protocols/src/uplink/decoder.ts):
 // - a BLE gateway heard a tag: one observation (gateway = anchor, by MAC), gathered per tag over a
-//   short window by the engine and solved when the window closes (flushed every FLUSH_MS);
+//   short window of device time by the engine and solved when a later report of the tag closes it,
+//   or when nothing more has arrived for it (flushed every FLUSH_MS);
 // - a wearable heard beacons: one scan, solved at once;
 // - a UWB engine's coordinates in the frame of its anchor's floor: passed through;
 // - AOA angles at two or more locators: bearings intersected.
 // A wearable's scan that gives no indoor solution (its beacons are on no floor plan) places the
 // device at the loudest registered beacon with a latitude and longitude, unless a valid GNSS fix or
 // an indoor solution is recent (rules/beacon-fix.ts): a position of method "beacon".
+// The engine works on the reports' device times, so reports uploaded late give the positions they
+// would have given live; the wall clock only tells it when reports arrive (the last window of a
+// burst, tags idle long enough to leave memory).
 // The configuration (enabled scenes, their floors with a scale, valid anchors) is read from the
 // database at start and again whenever scenes change anywhere in the cluster (SCENES_CHANGED_TOPIC).
 import { sql } from 'drizzle-orm';
@@ -164,7 +168,7 @@ export async function loadSceneModels(
 }
 
 export class IndoorPositioning {
-  readonly engine = new IndoorEngine();
+  readonly engine = new IndoorEngine({}, () => Date.now());
   private places = new Map<number, { lat: number; lon: number }>();
   private anchors = new Map<string, AnchorRef>();
   private hearings = new Map<string, Hearing>();

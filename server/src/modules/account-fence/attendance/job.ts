@@ -1,6 +1,7 @@
-// Keeps attendance_daily up to date (service role worker, every ATTENDANCE_INTERVAL_SECONDS), and
-// brings it up to date on demand before the attendance calls answer. One run, bounded in work and
-// restartable (rows are upserted, marks deleted only once processed):
+// Keeps attendance_daily up to date (service role worker, every ATTENDANCE_INTERVAL_SECONDS and at
+// the moments days open and close), and brings it up to date on demand before the attendance calls
+// answer. One run, bounded in work and restartable (rows are upserted, marks deleted only once
+// processed):
 // 1. Marks: takes the oldest attendance_dirty rows (devices whose positions arrived, late or live,
 //    with the earliest position time) and, for every fence watching each device, recomputes from
 //    the first day whose span holds that time (the day before when a night window of the day before
@@ -12,17 +13,25 @@
 // 2. Fence edits: a fence whose updated_at moved gets its rows from the edit's local day on that were
 //    computed before the edit recomputed (older days keep the figures of the shape they were
 //    measured against).
-// 3. Closing: for every fence and watched device, the days up to yesterday (at most CLOSE_BACK_DAYS
-//    back, not before the fence's creation day) without a row get one (a device silent on a scheduled
-//    day is absent), and provisional rows whose span has ended are recomputed. Checked again when the
-//    fence's yesterday changes, and at least hourly (devices join watched accounts).
+// 3. Closing: a day is open once its last schedule window has ended (a day without windows: once its
+//    span has ended) and final once its span has ended (closingDays). For every fence and watched
+//    device, the open days (at most CLOSE_BACK_DAYS back, not before the fence's creation day) without
+//    a row get one (a device silent on a scheduled day is absent as soon as the day's last window is
+//    over), and rows computed before their day opened, or before it became final, are recomputed.
+//    Checked again when a day opens or becomes final, and at least hourly (devices join watched
+//    accounts). The service wakes at the next such moment of any fence (wakeAt).
+// Seeding: when a fence is saved, and when devices join the accounts fences watch, every watched
+// device gets its rows at once, today's included as far as today's windows go (seed, seedDevices).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { attendanceDaily } from '../../../db/schema/account-fence.js';
 import type { AppDeps } from '../../../deps.js';
+import { subtreePattern } from '../../../lib/scope.js';
 import { rows } from '../../../lib/sql.js';
+import { TOPICS, type DeviceChangedEvent } from '../../../pipeline/events.js';
+import { REALTIME_TOPICS, type AccountsMovedEvent } from '../../../realtime/topics.js';
 import type { DwellConfig } from '../../../rules/dwell.js';
-import { dayStart, daysBetween, localDay } from '../../../rules/schedule.js';
+import { dayStart, daysBetween, localDay, windowsOn } from '../../../rules/schedule.js';
 import type { Service } from '../../../services.js';
 import { computeDay, sameCarried, spanOf, type CarriedState, type DayResult, type Fix } from './compute.js';
 import { loadFences, watchedSql, type AttendanceFence } from './fences.js';
@@ -188,6 +197,58 @@ export function firstDayHolding(fence: AttendanceFence, time: number): string {
   return spanOf(before, fence.tz, fence.schedule).end > time ? before : day;
 }
 
+/** What the closing needs of a fence. */
+type Closable = Pick<AttendanceFence, 'tz' | 'schedule' | 'createdAt'>;
+
+/**
+ * When a day's rows are due: `open` once its last schedule window has ended (a day without windows:
+ * once its span has ended), from when every watched device has a row, absent ones included; `final`
+ * once its span has ended, when the rows are computed for good.
+ */
+function dueOf(f: Closable, day: string): { open: number; final: number } {
+  const final = spanOf(day, f.tz, f.schedule).end;
+  const windows = windowsOn(f.schedule, day, f.tz);
+  return { open: windows.length ? Math.max(...windows.map((w) => w.end)) : final, final };
+}
+
+interface ClosingDay {
+  day: string;
+  /** Rows computed before this instant are recomputed (0: any row will do). */
+  due: number;
+}
+
+/**
+ * The days the closing looks at, at `now`: from CLOSE_BACK_DAYS before today (not before the fence's
+ * creation day) to today, those open, each due from its final moment when that has passed, else from
+ * its opening; with `seed`, the days not open yet too (due 0). Days open in order of their dates, so
+ * the list of open days is a run from the first.
+ */
+function closingDays(f: Closable, now: number, seed = false): ClosingDay[] {
+  const today = localDay(now, f.tz);
+  const first = [localDay(f.createdAt, f.tz), addDays(today, -CLOSE_BACK_DAYS)].sort().at(-1)!;
+  const out: ClosingDay[] = [];
+  for (const day of daysBetween(first, today)) {
+    const d = dueOf(f, day);
+    if (d.final <= now) out.push({ day, due: d.final });
+    else if (d.open <= now) out.push({ day, due: d.open });
+    else if (seed) out.push({ day, due: 0 });
+  }
+  return out;
+}
+
+/** What the closing of a fence has done is still all there is to do while this stays the same. */
+const closingKey = (days: ClosingDay[]) => (days.length ? `${days[days.length - 1]!.day}@${days[days.length - 1]!.due}` : '');
+
+/** The next moment after `now` a day of the fence opens or becomes final. */
+function nextDue(f: Closable, now: number): number {
+  const today = localDay(now, f.tz);
+  let next = Infinity;
+  for (const day of [prevDay(today), today, addDays(today, 1)]) {
+    for (const t of Object.values(dueOf(f, day))) if (t > now && t < next) next = t;
+  }
+  return next;
+}
+
 /**
  * Recomputes the days of some devices at one fence from each unit's first day to `to`, where
  * needed (see the top of this file); answers how many device-days were written.
@@ -263,8 +324,10 @@ export class AttendanceJob {
   private chain: Promise<unknown> = Promise.resolve();
   /** Fence id -> the updated_at whose recomputation is done. */
   private editsDone = new Map<number, number>();
-  /** Fence id -> the yesterday closed, and when. */
-  private closed = new Map<number, { day: string; at: number }>();
+  /** Fence id -> the closing done (closingKey), and when. */
+  private closed = new Map<number, { key: string; at: number }>();
+  /** The next moment a day of any fence opens or becomes final, as of the last full run. */
+  wakeAt = Infinity;
 
   /** Set when the process stops: a run in progress ends at its next group or fence (marks kept). */
   private stopping = false;
@@ -277,11 +340,16 @@ export class AttendanceJob {
     return this.chain;
   }
 
-  /** One bounded run (serialized with any other of this process); `only` narrows it (the calls' catch-up). */
-  runOnce(now = Date.now(), only?: RunScope): Promise<RunReport> {
-    const next = this.chain.then(() => this.run(now, only));
+  /** Runs `work` after every run of this process queued before it. */
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(work);
     this.chain = next.catch(() => undefined);
     return next;
+  }
+
+  /** One bounded run (serialized with any other of this process); `only` narrows it (the calls' catch-up). */
+  runOnce(now = Date.now(), only?: RunScope): Promise<RunReport> {
+    return this.serialized(() => this.run(now, only));
   }
 
   /**
@@ -294,9 +362,9 @@ export class AttendanceJob {
   async ensureFresh(fenceIds: number[], to: string, now = Date.now()): Promise<void> {
     if (fenceIds.length === 0) return;
     const db = this.deps.database.db;
-    const fences = await rows<{ id: number; updated_at: Date | string; tz: number }>(
+    const fences = await rows<{ id: number; updated_at: Date | string; created_at: Date | string; tz: number; schedule: AttendanceFence['schedule'] }>(
       db,
-      sql`SELECT f.id, f.updated_at, a.time_zone_offset AS tz FROM account_fences f JOIN accounts a ON a.id = f.owner_id WHERE f.id = ANY(${intList(fenceIds)})`,
+      sql`SELECT f.id, f.updated_at, f.created_at, f.schedule, a.time_zone_offset AS tz FROM account_fences f JOIN accounts a ON a.id = f.owner_id WHERE f.id = ANY(${intList(fenceIds)})`,
     );
     if (fences.length === 0) return;
     const before = Math.max(...fences.map((f) => Math.min(dayStart(addDays(to, 1), Number(f.tz)), dayStart(localDay(now, Number(f.tz)), Number(f.tz)))));
@@ -304,10 +372,72 @@ export class AttendanceJob {
     const [dirty] = await rows(db, sql`SELECT 1 AS x FROM attendance_dirty x WHERE ${marksIn(only)} LIMIT 1`);
     const settled = fences.every((f) => {
       const c = this.closed.get(Number(f.id));
-      return this.editsDone.get(Number(f.id)) === ms(f.updated_at) && c && c.day === prevDay(localDay(now, Number(f.tz))) && now - c.at < CLOSE_RECHECK_MS;
+      const key = closingKey(closingDays({ tz: Number(f.tz), schedule: f.schedule, createdAt: ms(f.created_at)! }, now));
+      return this.editsDone.get(Number(f.id)) === ms(f.updated_at) && c && c.key === key && now - c.at < CLOSE_RECHECK_MS;
     });
     if (!dirty && settled) return;
     await this.runOnce(now, only);
+  }
+
+  /**
+   * Every device these fences watch gets its rows, today's included as far as today's windows go
+   * (a fence was saved: created, edited, given more accounts). Resolves once the first bounded pass
+   * is done; what is left follows in further passes.
+   */
+  seed(fenceIds: number[]): Promise<void> {
+    if (fenceIds.length === 0) return Promise.resolve();
+    return this.seedWhere(sql`f.id = ANY(${intList(fenceIds)})`, sql`TRUE`);
+  }
+
+  /** The same for some devices (they joined accounts fences watch), at every fence watching them. */
+  seedDevices(devices: SQL): Promise<void> {
+    return this.seedWhere(sql`f.id IN (SELECT w.fence_id FROM (${watchedSql(sql`TRUE`, devices)}) w)`, devices);
+  }
+
+  private async seedWhere(fenceWhere: SQL, devices: SQL): Promise<void> {
+    const pass = () => this.serialized(() => this.seedPass(Date.now(), fenceWhere, devices));
+    let r = await pass();
+    if (!r.more) return;
+    void (async () => {
+      while (r.more && !this.stopping) r = await pass();
+    })().catch((err: unknown) => this.deps.log.error({ err }, 'attendance rows of watched devices failed'));
+  }
+
+  private async seedPass(now: number, fenceWhere: SQL, devices: SQL): Promise<RunReport> {
+    let budget = RUN_BUDGET;
+    const report: RunReport = { marks: 0, written: 0, more: false };
+    for (const fence of await loadFences(this.deps.database.db, fenceWhere)) {
+      if (budget <= 0 || this.stopping) {
+        report.more = true;
+        break;
+      }
+      const r = await this.close(fence, closingDays(fence, now, true), now, budget, devices);
+      report.written += r.written;
+      budget -= r.units;
+      if (r.more) report.more = true;
+    }
+    return report;
+  }
+
+  /**
+   * The closing of one fence over some days: the watched devices (of `devices`, a condition on d)
+   * whose row of one of the days is missing or computed before the day's due moment are brought up
+   * to date from that day on, at most `budget` of them.
+   */
+  private async close(fence: AttendanceFence, days: ClosingDay[], now: number, budget: number, devices: SQL = sql`TRUE`) {
+    if (days.length === 0) return { written: 0, units: 0, more: false };
+    const open = await rows<{ device_id: number; day: string }>(
+      this.deps.database.db,
+      sql`SELECT w.device_id, min(g.day)::text AS day
+            FROM (${watchedSql(sql`f.id = ${fence.id}`, devices)}) w
+            CROSS JOIN jsonb_to_recordset(${JSON.stringify(days)}::jsonb) AS g(day date, due bigint)
+            LEFT JOIN attendance_daily a ON a.fence_id = ${fence.id} AND a.device_id = w.device_id AND a.day = g.day
+           WHERE a.device_id IS NULL OR a.computed_at < to_timestamp(g.due / 1000.0)
+           GROUP BY w.device_id ORDER BY w.device_id LIMIT ${budget + 1}`,
+    );
+    const units = open.slice(0, budget).map((r) => ({ deviceId: Number(r.device_id), from: r.day }));
+    const written = await refresh(this.deps, fence, units, days[days.length - 1]!.day, now);
+    return { written, units: units.length, more: open.length > units.length };
   }
 
   private async run(now: number, only?: RunScope): Promise<RunReport> {
@@ -362,6 +492,7 @@ export class AttendanceJob {
         this.closed.delete(id);
       }
     }
+    if (!only) this.wakeAt = Math.min(...fences.map((f) => nextDue(f, now)));
     for (const fence of fences) {
       if (budget <= 0 || this.stopping) {
         report.more = true;
@@ -383,33 +514,15 @@ export class AttendanceJob {
         if (stale.length < cap) this.editsDone.set(fence.id, fence.updatedAt);
         else report.more = true;
       }
-      const yesterday = prevDay(today);
+      const days = closingDays(fence, now);
+      const key = closingKey(days);
       const c = this.closed.get(fence.id);
-      if (budget > 0 && !(c && c.day === yesterday && now - c.at < CLOSE_RECHECK_MS)) {
-        const first = [localDay(fence.createdAt, fence.tz), addDays(yesterday, -(CLOSE_BACK_DAYS - 1))].sort().at(-1)!;
-        if (first > yesterday) {
-          this.closed.set(fence.id, { day: yesterday, at: now });
-          continue;
-        }
-        const days = daysBetween(first, yesterday)
-          .map((d) => ({ day: d, end: spanOf(d, fence.tz, fence.schedule).end }))
-          .filter((d) => d.end <= now);
-        if (days.length === 0) continue;
-        const open = await rows<{ device_id: number; day: string }>(
-          db,
-          sql`SELECT w.device_id, min(g.day)::text AS day
-                FROM (${watchedSql(sql`f.id = ${fence.id}`)}) w
-                CROSS JOIN jsonb_to_recordset(${JSON.stringify(days)}::jsonb) AS g(day date, "end" bigint)
-                LEFT JOIN attendance_daily a ON a.fence_id = ${fence.id} AND a.device_id = w.device_id AND a.day = g.day
-               WHERE a.device_id IS NULL OR a.computed_at < to_timestamp(g."end" / 1000.0)
-               GROUP BY w.device_id ORDER BY w.device_id LIMIT ${budget + 1}`,
-        );
-        const units = open.slice(0, budget).map((r) => ({ deviceId: Number(r.device_id), from: r.day }));
-        const last = days[days.length - 1]!.day;
-        report.written += await refresh(this.deps, fence, units, last, now);
-        budget -= units.length;
-        if (open.length > units.length) report.more = true;
-        else if (last === yesterday) this.closed.set(fence.id, { day: yesterday, at: now });
+      if (budget > 0 && !(c && c.key === key && now - c.at < CLOSE_RECHECK_MS)) {
+        const r = await this.close(fence, days, now, budget);
+        report.written += r.written;
+        budget -= r.units;
+        if (r.more) report.more = true;
+        else this.closed.set(fence.id, { key, at: now });
       }
     }
     return report;
@@ -425,12 +538,20 @@ export function attendanceJob(deps: AppDeps): AttendanceJob {
   return j;
 }
 
-/** Runs the attendance job every ATTENDANCE_INTERVAL_SECONDS (again at once while work is left). */
+/** The shortest wait between runs when a day opens or closes (a run at that moment finds it so). */
+const MIN_WAKE_MS = 50;
+
+/**
+ * Runs the attendance job every ATTENDANCE_INTERVAL_SECONDS, at the next moment a day of a fence
+ * opens or becomes final when that comes sooner, and again at once while work is left; seeds the
+ * rows of devices that join accounts fences watch (added, handed over, their account moved).
+ */
 export const attendanceService: Service = {
   name: 'attendance',
   roles: ['worker'],
   async start(deps: AppDeps) {
     const job = attendanceJob(deps);
+    const interval = deps.config.ATTENDANCE_INTERVAL_SECONDS * 1000;
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<unknown> = Promise.resolve();
@@ -439,21 +560,65 @@ export const attendanceService: Service = {
       timer = setTimeout(tick, delay);
       timer.unref();
     };
+    const next = () => Math.min(interval, Math.max(MIN_WAKE_MS, job.wakeAt - Date.now()));
     const tick = () => {
       running = job.runOnce().then(
-        (r) => schedule(r.more ? 1000 : deps.config.ATTENDANCE_INTERVAL_SECONDS * 1000),
+        (r) => schedule(r.more ? 1000 : next()),
         (err: unknown) => {
           deps.log.error({ err }, 'attendance run failed');
-          schedule(deps.config.ATTENDANCE_INTERVAL_SECONDS * 1000);
+          schedule(interval);
         },
       );
     };
-    schedule(deps.config.ATTENDANCE_INTERVAL_SECONDS * 1000);
+    schedule(interval);
+
+    // Devices that joined watched accounts, gathered while a seeding runs.
+    const devices = new Set<number>();
+    const paths = new Set<string>();
+    let joining: Promise<void> | null = null;
+    const join = () => {
+      if (joining || stopped) return;
+      joining = (async () => {
+        while ((devices.size || paths.size) && !stopped) {
+          const ids = [...devices];
+          const moved = [...paths];
+          devices.clear();
+          paths.clear();
+          const conds = [...(ids.length ? [sql`d.id = ANY(${intList(ids)})`] : []), ...moved.map((p) => sql`d.account_id IN (SELECT id FROM accounts WHERE path LIKE ${subtreePattern({ path: p })})`)];
+          await job.seedDevices(sql`(${sql.join(conds, sql` OR `)})`);
+        }
+      })()
+        .catch((err: unknown) => deps.log.error({ err }, 'attendance rows of joining devices failed'))
+        .finally(() => {
+          joining = null;
+        });
+    };
+    const off = [
+      deps.bus.subscribe<DeviceChangedEvent>(
+        TOPICS.changed,
+        (e) => {
+          if (!e.deviceId) return;
+          devices.add(e.deviceId);
+          join();
+        },
+        { cluster: true },
+      ),
+      deps.bus.subscribe<AccountsMovedEvent>(
+        REALTIME_TOPICS.accountsMoved,
+        (e) => {
+          paths.add(e.to);
+          join();
+        },
+        { cluster: true },
+      ),
+    ];
     return async () => {
       stopped = true;
+      for (const o of off) o();
       clearTimeout(timer);
       await job.stop();
       await running;
+      await joining;
     };
   },
   async stop() {},
