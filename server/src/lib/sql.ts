@@ -1,11 +1,29 @@
 // Raw SQL through Drizzle's template (parameters stay bound) with the same answer shape on PGlite
 // and node-postgres, for the queries that are clearer written out (lists with many joins).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, QueryFn } from '../db/client.js';
 
 export async function rows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const r = (await db.execute(query)) as unknown as { rows: T[] };
   return r.rows;
+}
+
+/** A text[] parameter (values already checked to be digits and letters). */
+export const textArray = (xs: readonly string[]) => sql`${`{${xs.join(',')}}`}::text[]`;
+export const intArray = (xs: readonly number[]) => sql`${`{${xs.map((x) => Math.trunc(x)).join(',')}}`}::int[]`;
+
+/**
+ * Runs `fn` over `items` a slice of `size` at a time, in order, letting the event loop turn before
+ * each slice. A large import writes each slice in a transaction of its own: with the embedded
+ * database (one connection, in the server's thread) the device acknowledgements and calls that
+ * arrived meanwhile are queued for it before the next slice is.
+ */
+export async function inSlices<T>(items: readonly T[], size: number, fn: (slice: T[], start: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) {
+    await nextTurn();
+    await fn(items.slice(i, i + size), i);
+  }
 }
 
 /** ISO text of a timestamp column (Date on both drivers), null stays null. */

@@ -193,6 +193,7 @@ export interface ScopedDevice {
   account_id: number;
   account_path: string;
   bound: boolean;
+  iccid: string;
   group_id: number | null;
   role_id: number | null;
 }
@@ -202,7 +203,7 @@ export async function devicesByImeis(db: Db, user: Pick<AuthUser, 'path'>, imeis
   if (imeis.length === 0) return new Map();
   const list = await rows<ScopedDevice>(
     db,
-    sql`SELECT devices.id, devices.imei, devices.account_id, ${accounts.path} AS account_path, devices.bound, devices.group_id, devices.role_id
+    sql`SELECT devices.id, devices.imei, devices.account_id, ${accounts.path} AS account_path, devices.bound, devices.iccid, devices.group_id, devices.role_id
       FROM devices JOIN ${accounts} ON ${accounts.id} = devices.account_id
       WHERE ${deviceInScope(user)} AND devices.imei IN (${sql.join(imeis.map((i) => sql`${i}`), sql`, `)})`,
   );
@@ -213,7 +214,7 @@ export async function devicesByIds(db: Db, user: Pick<AuthUser, 'path'>, ids: nu
   if (ids.length === 0) return [];
   return rows<ScopedDevice>(
     db,
-    sql`SELECT devices.id, devices.imei, devices.account_id, ${accounts.path} AS account_path, devices.bound, devices.group_id, devices.role_id
+    sql`SELECT devices.id, devices.imei, devices.account_id, ${accounts.path} AS account_path, devices.bound, devices.iccid, devices.group_id, devices.role_id
       FROM devices JOIN ${accounts} ON ${accounts.id} = devices.account_id
       WHERE ${deviceInScope(user)} AND devices.id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`,
   );
@@ -226,4 +227,3 @@ export async function existingImeis(db: Db, imeis: string[]): Promise<Set<string
   return new Set(list.map((r) => r.imei));
 }
 
-export const idList = (ids: number[]) => sql.join(ids.map((i) => sql`${i}`), sql`, `);
