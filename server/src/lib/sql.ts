@@ -14,6 +14,16 @@ export const textArray = (xs: readonly string[]) => sql`${`{${xs.join(',')}}`}::
 export const intArray = (xs: readonly number[]) => sql`${`{${xs.map((x) => Math.trunc(x)).join(',')}}`}::int[]`;
 
 /**
+ * Rows a large import writes per transaction (IMPORT_CHUNK_ROWS). By default 1000 on the embedded
+ * database, which runs one transaction at a time in the server's thread, so that device writes and
+ * calls wait for at most one short slice; 10 000 on PostgreSQL, which runs beside the server and
+ * where each transaction costs round trips.
+ */
+export function importSlice(deps: { config: { IMPORT_CHUNK_ROWS?: number }; database: { kind: 'pglite' | 'postgres' } }): number {
+  return deps.config.IMPORT_CHUNK_ROWS ?? (deps.database.kind === 'pglite' ? 1000 : 10_000);
+}
+
+/**
  * Runs `fn` over `items` a slice of `size` at a time, in order, letting the event loop turn before
  * each slice. A large import writes each slice in a transaction of its own: with the embedded
  * database (one connection, in the server's thread) the device acknowledgements and calls that

@@ -11,7 +11,7 @@ import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { accountInScope } from '../../lib/scope.js';
-import { rows } from '../../lib/sql.js';
+import { importSlice, rows } from '../../lib/sql.js';
 import { applyAccountDevices, planAccountDevices, type NewAccountRows } from './service.js';
 
 const COLUMNS = deviceSchemas.IMPORT_COLUMNS;
@@ -150,7 +150,7 @@ export async function importExcel(ctx: AuthedContext, b: z.output<typeof deviceS
   }
   const req = [...byLogin.values()];
   // Database checks (free login names, IMEIs the caller's or unknown) cover the rows valid so far.
-  const slice = ctx.deps.config.IMPORT_CHUNK_ROWS;
+  const slice = importSlice(ctx.deps);
   const plan = await planAccountDevices(db, ctx.user, req, slice);
   failed.push(...planFailures(plan));
   const byRow = (list: RowFailure[]) => list.sort((x, y) => x.Row - y.Row);

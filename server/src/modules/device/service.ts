@@ -29,7 +29,7 @@ import {
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { accountInScope, ownedBySubtree, type AccountRow } from '../../lib/scope.js';
-import { inSlices, intArray, rows } from '../../lib/sql.js';
+import { importSlice, inSlices, intArray, rows } from '../../lib/sql.js';
 import { TOPICS, type DeviceChangedEvent } from '../../pipeline/events.js';
 import { REALTIME_TOPICS, type SessionsEndedEvent } from '../../realtime/topics.js';
 import { insertAccounts } from '../user/repo.js';
@@ -377,7 +377,7 @@ interface Written {
  */
 export async function applyAccountDevices(ctx: AuthedContext, parent: AccountRow, req: NewAccountRows[], plan: Plan) {
   const { db } = ctx.deps.database;
-  const slice = ctx.deps.config.IMPORT_CHUNK_ROWS;
+  const slice = importSlice(ctx.deps);
   const hashes = new Map<NewAccountRows, string>();
   for (const r of req) hashes.set(r, await hashPassword(r.password));
   const now = new Date();
@@ -463,7 +463,7 @@ async function insertDevices(t: Db, values: ReturnType<typeof newDeviceValues>[]
 /** Undoes the committed slices of an import: created devices and accounts go, moved devices return. */
 async function undoAccountDevices(ctx: AuthedContext, written: Written) {
   const { db } = ctx.deps.database;
-  const slice = ctx.deps.config.IMPORT_CHUNK_ROWS;
+  const slice = importSlice(ctx.deps);
   // With anything recorded about the created devices meanwhile.
   await inSlices(written.created, slice, (ids) => db.transaction((tx) => purgeDevices(tx as unknown as Db, ids)));
   await inSlices(written.moved, slice, async (part) => {
@@ -503,7 +503,7 @@ export async function createUserWithDevices(ctx: AuthedContext, b: Req<'createUs
       plan.failures.map((f) => ({ Field: f.Imei ? `Imeis.${b.Imeis.indexOf(f.Imei)}` : 'LoginName', Message: f.Message, Params: f.Params })),
     );
   };
-  const slice = ctx.deps.config.IMPORT_CHUNK_ROWS;
+  const slice = importSlice(ctx.deps);
   const plan = await planAccountDevices(db, ctx.user, req, slice);
   refuse(plan);
   const [r] = await applyAccountDevices(ctx, parent, req, plan).catch(async (err: unknown) => {

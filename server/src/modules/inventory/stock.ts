@@ -15,7 +15,7 @@ import { accounts, invBatches, invItems, invModels, invOwners, invSales, invStor
 import { scopedCrud } from '../../lib/crud.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
-import { contains, inSlices, rows, textArray } from '../../lib/sql.js';
+import { contains, importSlice, inSlices, rows, textArray } from '../../lib/sql.js';
 import { readSheetRows } from '../device/excel.js';
 import { checkRefs, storeName } from './dictionaries.js';
 import { applyMoves, groupMoves } from './ledger.js';
@@ -73,7 +73,7 @@ const ymd = (iso: string) => iso.slice(0, 10);
 
 export async function insertBatch(ctx: AuthedContext, b: Req<'batchInsertRequest'>) {
   const { db } = ctx.deps.database;
-  const slice = ctx.deps.config.IMPORT_CHUNK_ROWS;
+  const slice = importSlice(ctx.deps);
   await checkRefs(db, ctx, b);
   const input = b.Content
     ? await sheetPairs(b.Content)
