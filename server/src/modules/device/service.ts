@@ -28,7 +28,7 @@ import {
 } from '../../db/schema/index.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { accountInScope, ownedBySubtree, type AccountRow } from '../../lib/scope.js';
+import { accountInScope, isInSubtree, ownedBySubtree, type AccountRow } from '../../lib/scope.js';
 import { importSlice, inSlices, intArray, rows } from '../../lib/sql.js';
 import { TOPICS, type DeviceChangedEvent } from '../../pipeline/events.js';
 import { REALTIME_TOPICS, type SessionsEndedEvent } from '../../realtime/topics.js';
@@ -394,7 +394,7 @@ export async function applyAccountDevices(ctx: AuthedContext, parent: AccountRow
         // A move of the parent's subtree waits for this slice, or this slice for the move.
         await t.execute(sql`SELECT pg_advisory_xact_lock_shared(${TREE_LOCK})`);
         const [p] = await rows<{ path: string }>(t, sql`SELECT path FROM accounts WHERE id = ${parent.id} FOR SHARE`);
-        if (!p) throw new AppError(State.FORBIDDEN, 'account.notInScope');
+        if (!p || !isInSubtree(ctx.user, p.path)) throw new AppError(State.FORBIDDEN, 'account.notInScope');
         const fresh = part.filter((w) => !w.device).map((w) => w.account);
         const made = await insertAccounts(
           t,
@@ -435,6 +435,8 @@ export async function applyAccountDevices(ctx: AuthedContext, parent: AccountRow
     } finally {
       announce(ctx, touched);
     }
+    // A refusal (the parent account left the caller's reach meanwhile) is answered as it is.
+    if (err instanceof AppError) throw err;
     ctx.deps.log.error({ err, row }, 'account and device import failed, undone');
     throw new AppError(State.INTERNAL, 'device.importFailed', { row });
   }
