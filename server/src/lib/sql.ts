@@ -14,13 +14,13 @@ export const textArray = (xs: readonly string[]) => sql`${`{${xs.join(',')}}`}::
 export const intArray = (xs: readonly number[]) => sql`${`{${xs.map((x) => Math.trunc(x)).join(',')}}`}::int[]`;
 
 /**
- * Rows a large import writes per transaction (IMPORT_CHUNK_ROWS). By default 1000 on the embedded
+ * Rows a large import writes per transaction (IMPORT_CHUNK_ROWS). By default 500 on the embedded
  * database, which runs one transaction at a time in the server's thread, so that device writes and
  * calls wait for at most one short slice; 10 000 on PostgreSQL, which runs beside the server and
  * where each transaction costs round trips.
  */
 export function importSlice(deps: { config: { IMPORT_CHUNK_ROWS?: number }; database: { kind: 'pglite' | 'postgres' } }): number {
-  return deps.config.IMPORT_CHUNK_ROWS ?? (deps.database.kind === 'pglite' ? 1000 : 10_000);
+  return deps.config.IMPORT_CHUNK_ROWS ?? (deps.database.kind === 'pglite' ? 500 : 10_000);
 }
 
 /**
