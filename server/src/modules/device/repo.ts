@@ -198,6 +198,12 @@ export interface ScopedDevice {
   role_id: number | null;
 }
 
+/**
+ * A list of texts as one parameter (a JSON array unnested), for `IN (…)`: a list of one parameter
+ * per value takes Drizzle seconds of the event loop to build at 10 000 values.
+ */
+const anyOf = (xs: readonly string[]) => sql`SELECT json_array_elements_text(${JSON.stringify(xs)}::json)`;
+
 /** The caller's devices among these IMEIs; a device outside the subtree is simply absent. */
 export async function devicesByImeis(db: Db, user: Pick<AuthUser, 'path'>, imeis: string[]): Promise<Map<string, ScopedDevice>> {
   if (imeis.length === 0) return new Map();
@@ -205,7 +211,7 @@ export async function devicesByImeis(db: Db, user: Pick<AuthUser, 'path'>, imeis
     db,
     sql`SELECT devices.id, devices.imei, devices.account_id, ${accounts.path} AS account_path, devices.bound, devices.iccid, devices.group_id, devices.role_id
       FROM devices JOIN ${accounts} ON ${accounts.id} = devices.account_id
-      WHERE ${deviceInScope(user)} AND devices.imei IN (${sql.join(imeis.map((i) => sql`${i}`), sql`, `)})`,
+      WHERE ${deviceInScope(user)} AND devices.imei IN (${anyOf(imeis)})`,
   );
   return new Map(list.map((d) => [d.imei, d]));
 }
@@ -223,7 +229,7 @@ export async function devicesByIds(db: Db, user: Pick<AuthUser, 'path'>, ids: nu
 /** IMEIs among these that exist anywhere (the IMEI is unique across the platform). */
 export async function existingImeis(db: Db, imeis: string[]): Promise<Set<string>> {
   if (imeis.length === 0) return new Set();
-  const list = await rows<{ imei: string }>(db, sql`SELECT imei FROM devices WHERE imei IN (${sql.join(imeis.map((i) => sql`${i}`), sql`, `)})`);
+  const list = await rows<{ imei: string }>(db, sql`SELECT imei FROM devices WHERE imei IN (${anyOf(imeis)})`);
   return new Set(list.map((r) => r.imei));
 }
 
