@@ -1,6 +1,6 @@
 // Raw SQL through Drizzle's template (parameters stay bound) with the same answer shape on PGlite
 // and node-postgres, for the queries that are clearer written out (lists with many joins).
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, QueryFn } from '../db/client.js';
 
@@ -13,26 +13,36 @@ export async function rows<T = Record<string, unknown>>(db: Db, query: SQL): Pro
 export const textArray = (xs: readonly string[]) => sql`${`{${xs.join(',')}}`}::text[]`;
 export const intArray = (xs: readonly number[]) => sql`${`{${xs.map((x) => Math.trunc(x)).join(',')}}`}::int[]`;
 
-/**
- * Rows a large import writes per transaction (IMPORT_CHUNK_ROWS). By default 500 on the embedded
- * database, which runs one transaction at a time in the server's thread, so that device writes and
- * calls wait for at most one short slice; 10 000 on PostgreSQL, which runs beside the server and
- * where each transaction costs round trips.
- */
-export function importSlice(deps: { config: { IMPORT_CHUNK_ROWS?: number }; database: { kind: 'pglite' | 'postgres' } }): number {
-  return deps.config.IMPORT_CHUNK_ROWS ?? (deps.database.kind === 'pglite' ? 500 : 10_000);
+/** How a large import goes: rows per transaction, and how long to rest after each, as a share of its time. */
+export interface ImportPace {
+  rows: number;
+  rest: number;
 }
 
 /**
- * Runs `fn` over `items` a slice of `size` at a time, in order, letting the event loop turn before
- * each slice. A large import writes each slice in a transaction of its own: with the embedded
- * database (one connection, in the server's thread) the device acknowledgements and calls that
- * arrived meanwhile are queued for it before the next slice is.
+ * The pace of large imports. On the embedded database, which runs one transaction at a time in the
+ * server's thread, 500 rows (IMPORT_CHUNK_ROWS) per transaction and a rest as long as the slice
+ * took: device writes and calls, even those of several queries, then wait for one short slice, and
+ * the database spends at most half its time on the import. On PostgreSQL, which runs beside the
+ * server and where each transaction costs round trips, 10 000 rows and no rest.
  */
-export async function inSlices<T>(items: readonly T[], size: number, fn: (slice: T[], start: number) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) {
+export function importPace(deps: { config: { IMPORT_CHUNK_ROWS?: number }; database: { kind: 'pglite' | 'postgres' } }): ImportPace {
+  const embedded = deps.database.kind === 'pglite';
+  return { rows: deps.config.IMPORT_CHUNK_ROWS ?? (embedded ? 500 : 10_000), rest: embedded ? 1 : 0 };
+}
+
+/**
+ * Runs `fn` over `items` a slice of `pace.rows` at a time, in order, letting the event loop turn
+ * before each slice and resting after it for `pace.rest` times as long as it took. A large import
+ * writes each slice in a transaction of its own: with the embedded database, the device
+ * acknowledgements and calls that arrived meanwhile get the database between the slices.
+ */
+export async function inSlices<T>(items: readonly T[], pace: ImportPace, fn: (slice: T[], start: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += pace.rows) {
     await nextTurn();
-    await fn(items.slice(i, i + size), i);
+    const started = performance.now();
+    await fn(items.slice(i, i + pace.rows), i);
+    if (pace.rest > 0 && i + pace.rows < items.length) await sleep((performance.now() - started) * pace.rest);
   }
 }
 

@@ -11,7 +11,7 @@ import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { accountInScope } from '../../lib/scope.js';
-import { importSlice, rows } from '../../lib/sql.js';
+import { importPace, rows } from '../../lib/sql.js';
 import { applyAccountDevices, planAccountDevices, type NewAccountRows } from './service.js';
 
 const COLUMNS = deviceSchemas.IMPORT_COLUMNS;
@@ -150,8 +150,8 @@ export async function importExcel(ctx: AuthedContext, b: z.output<typeof deviceS
   }
   const req = [...byLogin.values()];
   // Database checks (free login names, IMEIs the caller's or unknown) cover the rows valid so far.
-  const slice = importSlice(ctx.deps);
-  const plan = await planAccountDevices(db, ctx.user, req, slice);
+  const pace = importPace(ctx.deps);
+  const plan = await planAccountDevices(db, ctx.user, req, pace);
   failed.push(...planFailures(plan));
   const byRow = (list: RowFailure[]) => list.sort((x, y) => x.Row - y.Row);
   byRow(failed);
@@ -166,7 +166,7 @@ export async function importExcel(ctx: AuthedContext, b: z.output<typeof deviceS
     done = await applyAccountDevices(ctx, parent, req, plan);
   } catch (err) {
     // Undone. A login name or IMEI taken meanwhile is reported as the checks report it.
-    const again = planFailures(await planAccountDevices(db, ctx.user, req, slice));
+    const again = planFailures(await planAccountDevices(db, ctx.user, req, pace));
     if (!again.length) throw err;
     return refused(byRow(again));
   }

@@ -29,7 +29,7 @@ import {
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { accountInScope, isInSubtree, ownedBySubtree, type AccountRow } from '../../lib/scope.js';
-import { importSlice, inSlices, intArray, rows } from '../../lib/sql.js';
+import { importPace, inSlices, intArray, rows, type ImportPace } from '../../lib/sql.js';
 import { TOPICS, type DeviceChangedEvent } from '../../pipeline/events.js';
 import { REALTIME_TOPICS, type SessionsEndedEvent } from '../../realtime/topics.js';
 import { insertAccounts } from '../user/repo.js';
@@ -320,20 +320,20 @@ export interface NewAccountRows {
 
 /**
  * Checks an account-with-devices request against the database: the login name must be free, each
- * IMEI either the caller's (moved) or unknown (created with a model). Looked up `slice` names or
+ * IMEI either the caller's (moved) or unknown (created with a model). Looked up a slice of names or
  * IMEIs at a time. Answers the refusals.
  */
-export async function planAccountDevices(db: Db, user: AuthUser, req: NewAccountRows[], slice: number) {
+export async function planAccountDevices(db: Db, user: AuthUser, req: NewAccountRows[], pace: ImportPace) {
   const failures: (Failure & { row?: number; column?: string })[] = [];
   const allImeis = req.flatMap((r) => r.devices.map((d) => d.imei));
   const mine = new Map<string, ScopedDevice>();
   const anywhere = new Set<string>();
-  await inSlices(allImeis, slice, async (part) => {
+  await inSlices(allImeis, pace, async (part) => {
     for (const [imei, d] of await devicesByImeis(db, user, part)) mine.set(imei, d);
     for (const imei of await existingImeis(db, part)) anywhere.add(imei);
   });
   const taken = new Set<string>();
-  await inSlices(req.map((r) => r.loginName.trim().toLowerCase()), slice, async (part) => {
+  await inSlices(req.map((r) => r.loginName.trim().toLowerCase()), pace, async (part) => {
     const found = await rows<{ l: string }>(db, sql`SELECT lower(login_name) AS l FROM accounts WHERE lower(login_name) IN (SELECT json_array_elements_text(${JSON.stringify(part)}::json))`);
     for (const r of found) taken.add(r.l);
   });
@@ -379,7 +379,7 @@ interface Written {
  */
 export async function applyAccountDevices(ctx: AuthedContext, parent: AccountRow, req: NewAccountRows[], plan: Plan) {
   const { db } = ctx.deps.database;
-  const slice = importSlice(ctx.deps);
+  const pace = importPace(ctx.deps);
   const hashes = new Map<NewAccountRows, string>();
   for (const r of req) hashes.set(r, await hashPassword(r.password));
   const now = new Date();
@@ -389,7 +389,7 @@ export async function applyAccountDevices(ctx: AuthedContext, parent: AccountRow
   const list: ImportRow[] = req.flatMap((r) => [{ account: r }, ...r.devices.map((device) => ({ account: r, device }))]);
   let at: ImportRow | undefined;
   try {
-    await inSlices(list, slice, async (part) => {
+    await inSlices(list, pace, async (part) => {
       at = part[0];
       const done = await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
@@ -467,16 +467,16 @@ async function insertDevices(t: Db, values: ReturnType<typeof newDeviceValues>[]
 /** Undoes the committed slices of an import: created devices and accounts go, moved devices return. */
 async function undoAccountDevices(ctx: AuthedContext, written: Written) {
   const { db } = ctx.deps.database;
-  const slice = importSlice(ctx.deps);
+  const pace = importPace(ctx.deps);
   // With anything recorded about the created devices meanwhile.
-  await inSlices(written.created, slice, (ids) => db.transaction((tx) => purgeDevices(tx as unknown as Db, ids)));
-  await inSlices(written.moved, slice, async (part) => {
+  await inSlices(written.created, pace, (ids) => db.transaction((tx) => purgeDevices(tx as unknown as Db, ids)));
+  await inSlices(written.moved, pace, async (part) => {
     const json = JSON.stringify(part.map((d) => ({ id: d.id, acc: d.account_id, iccid: d.iccid, g: d.group_id, r: d.role_id })));
     await db.execute(sql`UPDATE devices d SET account_id = x.acc, iccid = x.iccid, group_id = x.g, role_id = x.r
       FROM json_to_recordset(${json}::json) AS x(id int, acc int, iccid text, g int, r int) WHERE d.id = x.id`);
   });
   // With what they hold (the sessions of a login meanwhile).
-  await inSlices(written.accounts, slice, (ids) =>
+  await inSlices(written.accounts, pace, (ids) =>
     db.transaction(async (tx) => {
       for (const table of OWNED_TABLES) await tx.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE account_id = ANY(${intArray(ids)})`);
       await tx.execute(sql`DELETE FROM accounts WHERE id = ANY(${intArray(ids)})`);
@@ -507,12 +507,12 @@ export async function createUserWithDevices(ctx: AuthedContext, b: Req<'createUs
       plan.failures.map((f) => ({ Field: f.Imei ? `Imeis.${b.Imeis.indexOf(f.Imei)}` : 'LoginName', Message: f.Message, Params: f.Params })),
     );
   };
-  const slice = importSlice(ctx.deps);
-  const plan = await planAccountDevices(db, ctx.user, req, slice);
+  const pace = importPace(ctx.deps);
+  const plan = await planAccountDevices(db, ctx.user, req, pace);
   refuse(plan);
   const [r] = await applyAccountDevices(ctx, parent, req, plan).catch(async (err: unknown) => {
     // Undone. A login name or IMEI taken meanwhile is refused as the checks refuse it.
-    refuse(await planAccountDevices(db, ctx.user, req, slice));
+    refuse(await planAccountDevices(db, ctx.user, req, pace));
     throw err;
   });
   return { State: State.OK, UserId: r!.userId, LoginName: r!.loginName, Moved: r!.moved, Created: r!.created } as const;

@@ -15,7 +15,7 @@ import { accounts, invBatches, invItems, invModels, invOwners, invSales, invStor
 import { scopedCrud } from '../../lib/crud.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
-import { contains, importSlice, inSlices, rows, textArray } from '../../lib/sql.js';
+import { contains, importPace, inSlices, rows, textArray, type ImportPace } from '../../lib/sql.js';
 import { readSheetRows } from '../device/excel.js';
 import { checkRefs, storeName } from './dictionaries.js';
 import { applyMoves, groupMoves } from './ledger.js';
@@ -44,7 +44,7 @@ async function sheetPairs(content: string): Promise<{ row: number; imei: string;
 }
 
 /** Rows checked one by one: format, repeated in the list, already in stock anywhere (looked up a slice at a time). */
-async function checkRows(db: Db, input: { row: number; imei: string; iccid: string }[], slice: number) {
+async function checkRows(db: Db, input: { row: number; imei: string; iccid: string }[], pace: ImportPace) {
   const failed: RowFailure[] = [];
   const seen = new Set<string>();
   const candidates: { row: number; imei: string; iccid: string }[] = [];
@@ -58,7 +58,7 @@ async function checkRows(db: Db, input: { row: number; imei: string; iccid: stri
     }
   }
   const taken = new Set<string>();
-  await inSlices(candidates, slice, async (part) => {
+  await inSlices(candidates, pace, async (part) => {
     for (const r of await rows<{ imei: string }>(db, sql`SELECT imei FROM inv_items WHERE imei = ANY(${textArray(part.map((c) => c.imei))})`)) taken.add(r.imei);
   });
   const ok = candidates.filter((c) => {
@@ -73,12 +73,12 @@ const ymd = (iso: string) => iso.slice(0, 10);
 
 export async function insertBatch(ctx: AuthedContext, b: Req<'batchInsertRequest'>) {
   const { db } = ctx.deps.database;
-  const slice = importSlice(ctx.deps);
+  const pace = importPace(ctx.deps);
   await checkRefs(db, ctx, b);
   const input = b.Content
     ? await sheetPairs(b.Content)
     : b.Imeis.map((imei, i) => ({ row: i + 1, imei, iccid: b.Iccids[i] ?? '' }));
-  const { ok, failed } = await checkRows(db, input, slice);
+  const { ok, failed } = await checkRows(db, input, pace);
   const sortFailures = () => failed.sort((x, y) => x.Row - y.Row);
   if (b.DryRun || !ok.length) return { State: State.OK, Id: 0, Rows: input.length, Succeeded: b.DryRun ? ok.length : 0, Failed: sortFailures() } as const;
 
@@ -97,7 +97,7 @@ export async function insertBatch(ctx: AuthedContext, b: Req<'batchInsertRequest
   let stored = 0;
   let at = 0;
   try {
-    await inSlices(ok, slice, async (part, start) => {
+    await inSlices(ok, pace, async (part, start) => {
       at = start;
       // The slice in one statement: two arrays unnested (a taken IMEI, added meanwhile, is skipped and reported).
       const inserted = await db.transaction(async (tx) => {
