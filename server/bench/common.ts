@@ -309,6 +309,8 @@ export interface WatchLoadOptions {
   rate: number;
   seconds: number;
   warmupSeconds: number;
+  /** When given, started after the warm-up: the window lasts until it settles instead of `seconds`. */
+  during?: () => Promise<unknown>;
   /** The server's pid, to sample its RSS over the window. */
   pid?: number;
   /**
@@ -414,7 +416,7 @@ export async function runWatchLoad(o: WatchLoadOptions): Promise<WatchLoadResult
   const t0 = performance.now();
   let rssPeak = o.pid ? rssOf(o.pid) : 0;
   const rssTimer = setInterval(() => (rssPeak = o.pid ? Math.max(rssPeak, rssOf(o.pid)) : 0), 500);
-  await sleep(o.seconds * 1000);
+  await (o.during ? o.during().catch(() => undefined) : sleep(o.seconds * 1000));
   const m1 = await serverMetrics(o.httpUrl);
   const t1 = performance.now();
   const cpu1 = o.pid ? cpuSecondsOf(o.pid) : NaN;

@@ -62,6 +62,11 @@ const schema = z.object({
    */
   BATCH_MAX_ROWS: z.coerce.number().int().min(1).max(50_000).default(5000),
   BATCH_MAX_WAIT_MS: z.coerce.number().int().min(0).max(5000).default(20),
+  /**
+   * Rows a large import (stock-in batch, device sheet) writes per transaction; default 500 on the
+   * embedded database, 10 000 on PostgreSQL (lib/sql.ts importPace).
+   */
+  IMPORT_CHUNK_ROWS: z.coerce.number().int().min(1).max(100_000).optional(),
   /** Topic filter of JSON device uplinks on MQTT_URL (`+` is the device IMEI). */
   MQTT_TOPIC: z.string().default('devices/+/up'),
   /** MQTT client id; fixed so that the broker keeps QoS 1 uplinks for us while we are down. */

@@ -1,9 +1,12 @@
 // Device list and operations of the Devices area against a real platform with the demo tenant,
-// on each database: §5 rules, §8 failures, and the account subtree scope.
+// on each database: §5 rules, §8 failures, the account subtree scope, and the account import
+// written in slices of 40 rows here (imported whole, or undone whole when a late slice fails).
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceDeletionBlockers, type DeletionBlocker } from '../src/modules/device/blockers.js';
-import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { sql } from 'drizzle-orm';
+import { rows } from '../src/lib/sql.js';
+import { databases, onInsertOf, startTestPlatform, type TestPlatform } from './helpers.js';
 
 const imei = (n: number) => `86${String(n).padStart(13, '0')}`;
 
@@ -17,7 +20,8 @@ describe.each(databases())('devices on %s', (kind) => {
   let gt06ModelId: number;
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind);
+    // Imports write 40 rows (an account or a device each) per transaction: a few hundred make several slices.
+    p = await startTestPlatform(kind, { IMPORT_CHUNK_ROWS: '40' });
     admin = (await p.login()).token;
     agent = await p.login('agent01');
     operator = await p.login('operator01');
@@ -281,5 +285,104 @@ describe.each(databases())('devices on %s', (kind) => {
     const theirId = (await p.call('/Device/DeviceDetail', { Imei: theirs }, admin)).body.Item.DeviceId;
     expect((await p.call('/Device/BatchDeleteByDeviceId', { DeviceIds: [theirId] }, t)).body.Succeeded).toBe(0);
     expect((await p.call('/Device/DeviceDetail', { Imei: theirs }, admin)).body.Item).toMatchObject({ Bound: true, AccountId: clinicId });
+  });
+  /** A sheet of accounts with their devices: `n` new devices each (IMEIs `prefix` + number), after the moved ones. */
+  async function accountsSheet(accounts: { login: string; moved?: string[]; n: number }[], prefix: string) {
+    const watch = (await p.call('/Device/allDictionary', {}, admin)).body.Models.find((m: { ModelId: number }) => m.ModelId === modelId).Name;
+    let k = 0;
+    const sheetRows = accounts.flatMap((a) => [
+      ...(a.moved ?? []).map((imei, i) => [a.login, 'abc123', '', '', imei, `ICC${i}`, watch, '']),
+      ...Array.from({ length: a.n }, () => [a.login, 'abc123', '', '', `${prefix}${String(k++).padStart(15 - prefix.length, '0')}`, '', watch, '']),
+    ]);
+    return sheet(sheetRows);
+  }
+  const q = <T,>(s: ReturnType<typeof sql>) => rows<T>(p.deps.database.db, s);
+  /** Devices of clinic01 (below agent01) that are in one of its groups: moving them to a sibling account drops the group. */
+  const clinicDevices = (n: number) =>
+    q<{ id: number; imei: string; account_id: number; iccid: string; group_id: number | null; role_id: number | null }>(
+      sql`SELECT id, imei, account_id, iccid, group_id, role_id FROM devices WHERE account_id = ${clinicId} AND group_id IS NOT NULL ORDER BY id LIMIT ${n}`,
+    );
+
+  it('imports a sheet of many slices whole: accounts below the caller, devices created and moved', async () => {
+    const moving = await clinicDevices(2);
+    expect(moving).toHaveLength(2);
+    const content = await accountsSheet(
+      [
+        { login: 'bulk01', n: 100 },
+        { login: 'bulk02', moved: moving.map((d) => d.imei), n: 100 },
+        { login: 'bulk03', n: 100 },
+      ],
+      '8671',
+    );
+    const r = await p.call('/Device/batchDevicesCreateUserByExcel', { Content: content }, agent.token);
+    expect(r.body).toMatchObject({ State: 200, Imported: true, Rows: 302, Created: 300, Moved: 2, Failed: [] });
+    expect(r.body.Accounts.map((a: { LoginName: string; Devices: number }) => [a.LoginName, a.Devices])).toEqual([
+      ['bulk01', 100],
+      ['bulk02', 102],
+      ['bulk03', 100],
+    ]);
+    const [parent] = await q<{ path: string }>(sql`SELECT path FROM accounts WHERE id = ${agent.userId}`);
+    const made = await q<{ id: number; path: string; parent_id: number; devices: number }>(
+      sql`SELECT a.id, a.path, a.parent_id, (SELECT count(*)::int FROM devices d WHERE d.account_id = a.id) AS devices FROM accounts a WHERE login_name LIKE 'bulk0%' ORDER BY login_name`,
+    );
+    expect(made.map((a) => [a.path, a.parent_id, a.devices])).toEqual(made.map((a, i) => [`${parent!.path}${a.id}/`, agent.userId, i === 1 ? 102 : 100]));
+    // Moved with the sheet's ICCID; the clinic's group does not follow them.
+    const moved = await q<{ account_id: number; iccid: string; group_id: number | null }>(sql`SELECT account_id, iccid, group_id FROM devices WHERE id IN (${moving[0]!.id}, ${moving[1]!.id}) ORDER BY id`);
+    expect(moved).toEqual([
+      { account_id: made[1]!.id, iccid: 'ICC0', group_id: null },
+      { account_id: made[1]!.id, iccid: 'ICC1', group_id: null },
+    ]);
+    const bulk = await p.login('bulk03', 'abc123');
+    expect((await p.call('/Device/devicesByUserId', { PageCount: 10 }, bulk.token)).body.Total).toBe(100);
+  });
+
+  it('undoes a sheet whose late slice fails: no account or new device stays, moved devices are back as they were', async () => {
+    const before = await clinicDevices(2);
+    expect(before).toHaveLength(2);
+    const content = await accountsSheet(
+      [
+        { login: 'fail01', moved: before.map((d) => d.imei), n: 100 },
+        { login: 'fail02', n: 100 },
+        { login: 'fail03', n: 100 },
+      ],
+      '8672',
+    );
+    // The 81st new device of fail03 is the 286th row written (an account or a device each), in the
+    // eighth slice of 40; that slice starts with fail03's 76th device, on sheet row 2 + 202 + 75.
+    const stop = await onInsertOf(p, 'devices', `8672${String(280).padStart(11, '0')}`);
+    const r = await p.call('/Device/batchDevicesCreateUserByExcel', { Content: content }, agent.token);
+    await stop();
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ Message: 'device.importFailed', Params: { row: 279 } });
+    expect(await q(sql`SELECT login_name FROM accounts WHERE login_name LIKE 'fail0%'`)).toEqual([]);
+    expect(await q(sql`SELECT imei FROM devices WHERE imei LIKE '8672%'`)).toEqual([]);
+    expect(await q(sql`SELECT id, imei, account_id, iccid, group_id, role_id FROM devices WHERE id IN (${before[0]!.id}, ${before[1]!.id}) ORDER BY id`)).toEqual(before);
+    expect((await p.call('/User/Login', { LoginName: 'fail01', Password: 'abc123' })).body.State).not.toBe(0);
+    // Nothing is left in the way of the same sheet.
+    const again = await p.call('/Device/batchDevicesCreateUserByExcel', { Content: content }, agent.token);
+    expect(again.body).toMatchObject({ Imported: true, Created: 300, Moved: 2 });
+  });
+
+  it('refuses, with its row, a login name taken while the sheet was being written, and keeps nothing of the sheet', async () => {
+    const content = await accountsSheet(
+      [
+        { login: 'late01', n: 100 },
+        { login: 'late02', n: 100 },
+        { login: 'late03', n: 50 },
+      ],
+      '8673',
+    );
+    // Someone creates late03 while the second slice is written; late03 comes in the sixth.
+    const stop = await onInsertOf(
+      p,
+      'devices',
+      `8673${String(50).padStart(11, '0')}`,
+      `INSERT INTO accounts (login_name, password_hash, kind, user_type, path) VALUES ('LATE03', 'x', 'user', 1, '/')`,
+    );
+    const r = await p.call('/Device/batchDevicesCreateUserByExcel', { Content: content }, agent.token);
+    await stop();
+    expect(r.body).toMatchObject({ State: 200, Imported: false, Failed: [{ Row: 202, Column: 'LoginName', Message: 'device.accountExists', Params: { loginName: 'late03' } }] });
+    expect(await q(sql`SELECT login_name FROM accounts WHERE lower(login_name) LIKE 'late0%'`)).toEqual([{ login_name: 'LATE03' }]);
+    expect(await q(sql`SELECT imei FROM devices WHERE imei LIKE '8673%'`)).toEqual([]);
   });
 });

@@ -94,6 +94,21 @@ export async function startTestPlatform(
 }
 
 /**
+ * Runs a PL/pgSQL statement whenever a row with this IMEI is inserted into `table` (default: the
+ * insert fails, as on a full disk or a lost connection), until the answered function is called.
+ */
+export async function onInsertOf(p: TestPlatform, table: string, imei: string, action = `RAISE EXCEPTION 'write failed'`): Promise<() => Promise<void>> {
+  const db = p.deps.database;
+  await db.query(`CREATE FUNCTION wt_test_on_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.imei = '${imei}' THEN ${action}; END IF; RETURN NEW; END $$`);
+  await db.query(`CREATE TRIGGER wt_test_on_insert BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION wt_test_on_insert()`);
+  return async () => {
+    await db.query(`DROP TRIGGER wt_test_on_insert ON ${table}`);
+    await db.query('DROP FUNCTION wt_test_on_insert()');
+  };
+}
+
+/**
  * A second API process on the same PostgreSQL database and Redis as `p` (no demo, no gateway
  * ports), for what must reach every process over the bus. Resolves once its bus listens.
  */

@@ -1,14 +1,16 @@
 // Inventory calls: the dictionaries (in-use refusal, taken names, seeded stores in the reader's
-// language), stock-in batches with pasted lists and a workbook (row-by-row report), the stock item
+// language), stock-in batches with pasted lists and a workbook (row-by-row report), written in
+// slices of 40 rows here (stored whole, undone whole when a late slice fails, other calls answered
+// between slices), the stock item
 // list and its searches, sales handing devices over to a customer account (created or moved,
 // unbound) and their void reversing exactly that, the ledger agreeing with the items, many
 // parallel sales never overselling, and the scope (administrators only; another tenant's ids
 // answer "not found").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import { rows } from '../src/lib/sql.js';
-import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { databases, onInsertOf, startTestPlatform, type TestPlatform } from './helpers.js';
 
 const imeis = (prefix: string, n: number, from = 0) => Array.from({ length: n }, (_, i) => `${prefix}${String(i + from).padStart(15 - prefix.length, '0')}`);
 
@@ -35,7 +37,8 @@ describe.each(databases())('inventory on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind);
+    // Large imports write 40 rows per transaction: a few hundred rows make several slices.
+    p = await startTestPlatform(kind, { IMPORT_CHUNK_ROWS: '40' });
     admin = (await p.login()).token;
     const [a] = await q<{ id: number }>(sql`SELECT id FROM accounts WHERE login_name = 'agent01'`);
     agentId = a!.id;
@@ -250,5 +253,62 @@ describe.each(databases())('inventory on %s', (kind) => {
     const mine = (await call('InventoryBatchList', {})).body.Items[0].Id;
     expect((await call('DelById', { Id: mine }, theirs)).status).toBe(404);
     expect((await call('SalesInsert', { CustomerId: agentId, ModelId: model, Quantity: 1 }, theirs)).status).toBe(403);
+  });
+  it('stores a stock-in of many slices whole: every item once, the batch quantity and the ledger agree', async () => {
+    const list = imeis('3620000000', 250);
+    const r = await call('BatchInsert', { ModelId: model, StoreId: store2, StockInDate: '2026-11-07', Imeis: [...list, list[10]], Iccids: [...list.map((_, i) => `8986${i}`), '1'] });
+    expect(r.body).toMatchObject({ State: 200, Rows: 251, Succeeded: 250, Failed: [{ Row: 251, Imei: list[10], Message: 'device.imeiDuplicate' }] });
+    const batch = (await call('InventoryBatchList', { ModelId: model })).body.Items.find((x: { Id: number }) => x.Id === r.body.Id);
+    expect(batch).toMatchObject({ Quantity: 250, InStock: 250 });
+    expect(batch.BatchNo).toMatch(/^B20261107-/);
+    expect(await q(sql`SELECT count(*)::int AS n, count(DISTINCT iccid)::int AS iccids FROM inv_items WHERE batch_id = ${r.body.Id}`)).toEqual([{ n: 250, iccids: 250 }]);
+    // One move per slice of 40 rows.
+    expect(await q(sql`SELECT count(*)::int AS n, sum(quantity)::int AS total FROM stock_moves WHERE doc_type = 'batch' AND doc_id = ${r.body.Id}`)).toEqual([{ n: 7, total: 250 }]);
+    await ledgerAgrees();
+  });
+
+  it('undoes a stock-in whose late slice fails: no item or batch stays, the ledger agrees, and the list stores afterwards', async () => {
+    const list = imeis('3630000000', 250);
+    const balance = async () => (await q<{ n: number }>(sql`SELECT coalesce(sum(quantity), 0)::int AS n FROM stock_balances WHERE kind = 'item' AND item_id = ${model} AND store_id = ${store2}`))[0]!.n;
+    const before = await balance();
+    const batches = (await call('InventoryBatchList', {})).body.Total;
+    // Row 231 is in the sixth of seven slices; five are committed when it fails.
+    const stop = await onInsertOf(p, 'inv_items', list[230]!);
+    const r = await call('BatchInsert', { ModelId: model, StoreId: store2, StockInDate: '2026-11-08', Imeis: list });
+    await stop();
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ Message: 'inventory.batchFailed', Params: { row: 201 } });
+    expect(r.body.Text).toContain('201');
+    expect((await call('DevicesList', { Imei: '3630000000' })).body.Total).toBe(0);
+    expect((await call('InventoryBatchList', {})).body.Total).toBe(batches);
+    expect(await balance()).toBe(before);
+    // The five slices went back with one compensating move.
+    const [undo] = await q<{ doc_id: number; quantity: number }>(sql`SELECT doc_id, quantity FROM stock_moves WHERE doc_type = 'batch_delete' ORDER BY id DESC LIMIT 1`);
+    expect(undo!.quantity).toBe(-200);
+    expect(await q(sql`SELECT sum(quantity)::int AS n FROM stock_moves WHERE doc_type = 'batch' AND doc_id = ${undo!.doc_id}`)).toEqual([{ n: 200 }]);
+    await ledgerAgrees();
+    const again = await call('BatchInsert', { ModelId: model, StoreId: store2, StockInDate: '2026-11-08', Imeis: list });
+    expect(again.body).toMatchObject({ State: 200, Succeeded: 250, Failed: [] });
+    await ledgerAgrees();
+  });
+
+  it('answers another call while a large stock-in is still writing', async () => {
+    const list = imeis('3640000000', 4000);
+    let settled = false;
+    const running = call('BatchInsert', { ModelId: model, StoreId: store, StockInDate: '2026-11-09', Remark: 'long', Imeis: list }).finally(() => (settled = true));
+    // Some of its slices are committed, not all of them.
+    await vi.waitFor(
+      async () => {
+        const [b] = await q<{ quantity: number }>(sql`SELECT quantity FROM inv_batches WHERE remark = 'long'`);
+        expect(b?.quantity).toBeGreaterThan(0);
+        expect(b?.quantity).toBeLessThan(list.length);
+      },
+      { timeout: 30_000, interval: 5 },
+    );
+    const info = await p.call('/User/UserInfo', {}, admin);
+    expect(info.status).toBe(200);
+    expect(settled).toBe(false);
+    expect((await running).body).toMatchObject({ Succeeded: list.length, Failed: [] });
+    await ledgerAgrees();
   });
 });

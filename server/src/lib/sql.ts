@@ -1,5 +1,6 @@
 // Raw SQL through Drizzle's template (parameters stay bound) with the same answer shape on PGlite
 // and node-postgres, for the queries that are clearer written out (lists with many joins).
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import { cleanText } from '@wt/protocols';
 import type { Db, QueryFn } from '../db/client.js';
@@ -7,6 +8,43 @@ import type { Db, QueryFn } from '../db/client.js';
 export async function rows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const r = (await db.execute(query)) as unknown as { rows: T[] };
   return r.rows;
+}
+
+/** A text[] parameter (values already checked to be digits and letters). */
+export const textArray = (xs: readonly string[]) => sql`${`{${xs.join(',')}}`}::text[]`;
+export const intArray = (xs: readonly number[]) => sql`${`{${xs.map((x) => Math.trunc(x)).join(',')}}`}::int[]`;
+
+/** How a large import goes: rows per transaction, and how long to rest after each, as a share of its time. */
+export interface ImportPace {
+  rows: number;
+  rest: number;
+}
+
+/**
+ * The pace of large imports. On the embedded database, which runs one transaction at a time in the
+ * server's thread, 500 rows (IMPORT_CHUNK_ROWS) per transaction and a rest as long as the slice
+ * took: device writes and calls, even those of several queries, then wait for one short slice, and
+ * the database spends at most half its time on the import. On PostgreSQL, which runs beside the
+ * server and where each transaction costs round trips, 10 000 rows and no rest.
+ */
+export function importPace(deps: { config: { IMPORT_CHUNK_ROWS?: number }; database: { kind: 'pglite' | 'postgres' } }): ImportPace {
+  const embedded = deps.database.kind === 'pglite';
+  return { rows: deps.config.IMPORT_CHUNK_ROWS ?? (embedded ? 500 : 10_000), rest: embedded ? 1 : 0 };
+}
+
+/**
+ * Runs `fn` over `items` a slice of `pace.rows` at a time, in order, letting the event loop turn
+ * before each slice and resting after it for `pace.rest` times as long as it took. A large import
+ * writes each slice in a transaction of its own: with the embedded database, the device
+ * acknowledgements and calls that arrived meanwhile get the database between the slices.
+ */
+export async function inSlices<T>(items: readonly T[], pace: ImportPace, fn: (slice: T[], start: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += pace.rows) {
+    await nextTurn();
+    const started = performance.now();
+    await fn(items.slice(i, i + pace.rows), i);
+    if (pace.rest > 0 && i + pace.rows < items.length) await sleep((performance.now() - started) * pace.rest);
+  }
 }
 
 /** ISO text of a timestamp column (Date on both drivers), null stays null. */

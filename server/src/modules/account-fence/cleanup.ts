@@ -7,7 +7,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accountFenceAccounts, accountFenceState, accountFenceTransitions, accountFences, attendanceDaily, attendanceDirty } from '../../db/schema/index.js';
 import type { Tx } from '../../lib/crud.js';
-import { rows } from '../../lib/sql.js';
+import { intArray, rows } from '../../lib/sql.js';
 
 type Executor = Tx | Db;
 
@@ -21,10 +21,11 @@ export async function removeFenceData(tx: Executor, fenceIds: number[]): Promise
 
 export async function removeDeviceFenceData(tx: Executor, deviceIds: number[]): Promise<void> {
   if (!deviceIds.length) return;
-  await tx.delete(accountFenceState).where(inArray(accountFenceState.deviceId, deviceIds));
-  await tx.delete(accountFenceTransitions).where(inArray(accountFenceTransitions.deviceId, deviceIds));
-  await tx.delete(attendanceDaily).where(inArray(attendanceDaily.deviceId, deviceIds));
-  await tx.delete(attendanceDirty).where(inArray(attendanceDirty.deviceId, deviceIds));
+  // One array parameter: the devices of an import undone are thousands.
+  const ids = intArray(deviceIds);
+  for (const col of [accountFenceState.deviceId, accountFenceTransitions.deviceId, attendanceDaily.deviceId, attendanceDirty.deviceId]) {
+    await tx.execute(sql`DELETE FROM ${col.table} WHERE ${col} = ANY(${ids})`);
+  }
 }
 
 /** Removes an account's fences and its place in others' watch lists; answers the fences changed. */

@@ -1,6 +1,7 @@
 // Import of accounts with devices from an .xlsx sheet (/Device/batchDevicesCreateUserByExcel) and
-// the template the console offers for download. Every row is checked before anything is written,
-// and the writing is one transaction: a sheet is imported whole or not at all.
+// the template the console offers for download. Every row is checked before anything is written;
+// the writing goes in slices of short transactions, and a slice that fails undoes the ones before
+// it (applyAccountDevices): a sheet is imported whole or not at all.
 import ExcelJS from 'exceljs';
 import { Piscina } from 'piscina';
 import { sql } from 'drizzle-orm';
@@ -10,7 +11,7 @@ import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { accountInScope } from '../../lib/scope.js';
-import { rows } from '../../lib/sql.js';
+import { importPace, rows } from '../../lib/sql.js';
 import { applyAccountDevices, planAccountDevices, type NewAccountRows } from './service.js';
 
 const COLUMNS = deviceSchemas.IMPORT_COLUMNS;
@@ -114,8 +115,9 @@ export async function importExcel(ctx: AuthedContext, b: z.output<typeof deviceS
 
   const models = new Map((await rows<{ id: number; name: string }>(db, sql`SELECT id, name FROM device_models`)).map((m) => [m.name.toLowerCase(), m.id]));
   const failed: RowFailure[] = [];
-  const fail = (row: number, Column: string, Imei: string, Message: string, Params?: Record<string, unknown>) =>
-    failed.push({ Row: row, Column, Imei, Message, ...(Params ? { Params } : {}) });
+  const failure = (row: number, Column: string, Imei: string, Message: string, Params?: Record<string, unknown>): RowFailure => ({ Row: row, Column, Imei, Message, ...(Params ? { Params } : {}) });
+  const fail = (...f: Parameters<typeof failure>) => failed.push(failure(...f));
+  const planFailures = (p: Awaited<ReturnType<typeof planAccountDevices>>) => p.failures.map((f) => failure(f.row ?? 0, f.column ?? 'IMEI', f.Imei, f.Message, f.Params));
   const byLogin = new Map<string, NewAccountRows>();
   for (const { row, cells } of sheet) {
     const imei = cells.IMEI;
@@ -148,17 +150,26 @@ export async function importExcel(ctx: AuthedContext, b: z.output<typeof deviceS
   }
   const req = [...byLogin.values()];
   // Database checks (free login names, IMEIs the caller's or unknown) cover the rows valid so far.
-  const plan = await planAccountDevices(db, ctx.user, req);
-  for (const f of plan.failures) fail(f.row ?? 0, f.column ?? 'IMEI', f.Imei, f.Message, f.Params);
-  failed.sort((x, y) => x.Row - y.Row);
+  const pace = importPace(ctx.deps);
+  const plan = await planAccountDevices(db, ctx.user, req, pace);
+  failed.push(...planFailures(plan));
+  const byRow = (list: RowFailure[]) => list.sort((x, y) => x.Row - y.Row);
+  byRow(failed);
 
   const summary = req.map((r) => ({ LoginName: r.loginName, UserId: null as number | null, Devices: r.devices.length }));
   const moved = req.reduce((n, r) => n + r.devices.filter((d) => plan.mine.has(d.imei)).length, 0);
   const created = req.reduce((n, r) => n + r.devices.length, 0) - moved;
-  if (failed.length || b.DryRun) {
-    return { State: State.OK as typeof State.OK, Imported: false, Rows: sheet.length, Accounts: summary, Moved: moved, Created: created, Failed: failed };
+  const refused = (list: RowFailure[]) => ({ State: State.OK as typeof State.OK, Imported: false, Rows: sheet.length, Accounts: summary, Moved: moved, Created: created, Failed: list });
+  if (failed.length || b.DryRun) return refused(failed);
+  let done: Awaited<ReturnType<typeof applyAccountDevices>>;
+  try {
+    done = await applyAccountDevices(ctx, parent, req, plan);
+  } catch (err) {
+    // Undone. A login name or IMEI taken meanwhile is reported as the checks report it.
+    const again = planFailures(await planAccountDevices(db, ctx.user, req, pace));
+    if (!again.length) throw err;
+    return refused(byRow(again));
   }
-  const done = await applyAccountDevices(ctx, parent, req, plan);
   return {
     State: State.OK as typeof State.OK,
     Imported: true,

@@ -28,13 +28,16 @@ import {
 } from '../../db/schema/index.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { accountInScope, ownedBySubtree, type AccountRow } from '../../lib/scope.js';
-import { rows } from '../../lib/sql.js';
+import { accountInScope, isInSubtree, ownedBySubtree, type AccountRow } from '../../lib/scope.js';
+import { importPace, inSlices, intArray, rows, type ImportPace } from '../../lib/sql.js';
 import { TOPICS, type DeviceChangedEvent } from '../../pipeline/events.js';
-import { findAccountByLogin, insertAccount } from '../user/repo.js';
+import { REALTIME_TOPICS, type SessionsEndedEvent } from '../../realtime/topics.js';
+import { insertAccounts } from '../user/repo.js';
+import { OWNED_TABLES, TREE_LOCK } from '../account/repo.js';
+import { invalidateAccounts } from '../account/access.js';
 import { removeDeviceFenceData } from '../account-fence/cleanup.js';
 import { deletionBlocks } from './blockers.js';
-import { deviceRowsWhere, devicesByIds, devicesByImeis, existingImeis, idList, listDevices, toItem, type ScopedDevice } from './repo.js';
+import { deviceRowsWhere, devicesByIds, devicesByImeis, existingImeis, listDevices, toItem, type ScopedDevice } from './repo.js';
 
 type Req<K extends keyof typeof deviceSchemas> = (typeof deviceSchemas)[K] extends z.ZodType ? z.output<(typeof deviceSchemas)[K]> : never;
 export interface Failure {
@@ -185,7 +188,7 @@ export async function bind(ctx: AuthedContext, b: Req<'batchBindRequest'>) {
         .update(devices)
         .set({ bound: true, activatedAt: sql`coalesce(${devices.activatedAt}, now())`, ...(target ? { accountId: target.id } : {}) })
         .where(inArray(devices.id, ids));
-      if (target) await dropForeignAttachments(tx, ids, target);
+      if (target) await dropForeignAttachments(tx as unknown as Db, ids);
     });
     announce(ctx, ok);
   }
@@ -239,35 +242,40 @@ async function deleteDevices(ctx: AuthedContext, wanted: { imei: string; d: Scop
   }
   if (ok.length) {
     const ids = ok.map((d) => d.id);
-    await db.transaction(async (tx) => {
-      // The devices first: the alarm engine locks a device before it raises an alarm for it, so an
-      // alarm being raised now has either committed (and goes below) or finds no device.
-      await tx.delete(devices).where(inArray(devices.id, ids));
-      // Their alarms go with them, so that every count of alarms (dashboard, lists, "type in use")
-      // agrees with the lists; so do the partner pushes not yet delivered. Delivered and failed
-      // pushes stay as the record of what partners were sent.
-      await tx.delete(pushOutbox).where(
-        and(eq(pushOutbox.status, 'pending'), inArray(pushOutbox.alarmId, tx.select({ id: alarms.id }).from(alarms).where(inArray(alarms.deviceId, ids)))),
-      );
-      for (const [table, col] of [
-        [alarms, alarms.deviceId],
-        [healthThresholds, healthThresholds.deviceId],
-        [deviceFenceState, deviceFenceState.deviceId],
-        [deviceFences, deviceFences.deviceId],
-        [devicePersons, devicePersons.deviceId],
-        [deviceState, deviceState.deviceId],
-        [positions, positions.deviceId],
-        [healthReadings, healthReadings.deviceId],
-        [deviceEvents, deviceEvents.deviceId],
-        [commands, commands.deviceId],
-      ] as const) {
-        await tx.delete(table).where(inArray(col, ids));
-      }
-      await removeDeviceFenceData(tx, ids);
-    });
+    await db.transaction((tx) => purgeDevices(tx as unknown as Db, ids));
     announce(ctx, ok);
   }
   return { State: State.OK, Succeeded: ok.length, Failed: failed } as const;
+}
+
+/** Deletes devices with everything recorded about them, in the caller's transaction. */
+async function purgeDevices(tx: Db, ids: number[]) {
+  // The devices first: the alarm engine locks a device before it raises an alarm for it, so an
+  // alarm being raised now has either committed (and goes below) or finds no device.
+  // One array parameter, however many devices (a list of one parameter per id is slow to build).
+  const list = intArray(ids);
+  await tx.delete(devices).where(sql`${devices.id} = ANY(${list})`);
+  // Their alarms go with them, so that every count of alarms (dashboard, lists, "type in use")
+  // agrees with the lists; so do the partner pushes not yet delivered. Delivered and failed
+  // pushes stay as the record of what partners were sent.
+  await tx.delete(pushOutbox).where(
+    and(eq(pushOutbox.status, 'pending'), inArray(pushOutbox.alarmId, tx.select({ id: alarms.id }).from(alarms).where(sql`${alarms.deviceId} = ANY(${list})`))),
+  );
+  for (const [table, col] of [
+    [alarms, alarms.deviceId],
+    [healthThresholds, healthThresholds.deviceId],
+    [deviceFenceState, deviceFenceState.deviceId],
+    [deviceFences, deviceFences.deviceId],
+    [devicePersons, devicePersons.deviceId],
+    [deviceState, deviceState.deviceId],
+    [positions, positions.deviceId],
+    [healthReadings, healthReadings.deviceId],
+    [deviceEvents, deviceEvents.deviceId],
+    [commands, commands.deviceId],
+  ] as const) {
+    await tx.delete(table).where(sql`${col} = ANY(${list})`);
+  }
+  await removeDeviceFenceData(tx, ids);
 }
 
 export async function deleteByIds(ctx: AuthedContext, b: Req<'deleteByIdsRequest'>) {
@@ -281,12 +289,15 @@ export async function deleteByImeis(ctx: AuthedContext, b: Req<'deleteByImeisReq
   return deleteDevices(ctx, unique(b.Imeis).map((imei) => ({ imei, d: found.get(imei) })));
 }
 
-/** Groups and roles of accounts that are not the target or above it do not follow a moved device. */
-async function dropForeignAttachments(tx: Db, ids: number[], target: Pick<AccountRow, 'path'>) {
-  await tx.execute(sql`UPDATE devices SET group_id = NULL WHERE id IN (${idList(ids)}) AND group_id IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM device_groups g JOIN accounts a ON a.id = g.account_id WHERE g.id = devices.group_id AND ${target.path} LIKE a.path || '%')`);
-  await tx.execute(sql`UPDATE devices SET role_id = NULL WHERE id IN (${idList(ids)}) AND role_id IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM device_roles r JOIN accounts a ON a.id = r.account_id WHERE r.id = devices.role_id AND ${target.path} LIKE a.path || '%')`);
+/**
+ * Groups and roles of accounts that are not a moved device's new account or above it do not follow
+ * the device (called after the move, in its transaction).
+ */
+async function dropForeignAttachments(tx: Db, ids: number[]) {
+  await tx.execute(sql`UPDATE devices SET group_id = NULL FROM accounts t WHERE t.id = devices.account_id AND devices.id = ANY(${intArray(ids)}) AND group_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM device_groups g JOIN accounts a ON a.id = g.account_id WHERE g.id = devices.group_id AND t.path LIKE a.path || '%')`);
+  await tx.execute(sql`UPDATE devices SET role_id = NULL FROM accounts t WHERE t.id = devices.account_id AND devices.id = ANY(${intArray(ids)}) AND role_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM device_roles r JOIN accounts a ON a.id = r.account_id WHERE r.id = devices.role_id AND t.path LIKE a.path || '%')`);
 }
 
 /** Moves the caller's devices to an account of its subtree (SPEC §8 move failures). */
@@ -307,7 +318,7 @@ export async function move(ctx: AuthedContext, b: Req<'moveRequest'>) {
     const ids = ok.map((d) => d.id);
     await db.transaction(async (tx) => {
       await tx.update(devices).set({ accountId: target.id }).where(inArray(devices.id, ids));
-      await dropForeignAttachments(tx, ids, target);
+      await dropForeignAttachments(tx as unknown as Db, ids);
     });
     announce(ctx, ok);
   }
@@ -324,13 +335,23 @@ export interface NewAccountRows {
 
 /**
  * Checks an account-with-devices request against the database: the login name must be free, each
- * IMEI either the caller's (moved) or unknown (created with a model). Answers the refusals.
+ * IMEI either the caller's (moved) or unknown (created with a model). Looked up a slice of names or
+ * IMEIs at a time. Answers the refusals.
  */
-export async function planAccountDevices(db: Db, user: AuthUser, req: NewAccountRows[]) {
+export async function planAccountDevices(db: Db, user: AuthUser, req: NewAccountRows[], pace: ImportPace) {
   const failures: (Failure & { row?: number; column?: string })[] = [];
   const allImeis = req.flatMap((r) => r.devices.map((d) => d.imei));
-  const mine = await devicesByImeis(db, user, allImeis);
-  const anywhere = await existingImeis(db, allImeis);
+  const mine = new Map<string, ScopedDevice>();
+  const anywhere = new Set<string>();
+  await inSlices(allImeis, pace, async (part) => {
+    for (const [imei, d] of await devicesByImeis(db, user, part)) mine.set(imei, d);
+    for (const imei of await existingImeis(db, part)) anywhere.add(imei);
+  });
+  const taken = new Set<string>();
+  await inSlices(req.map((r) => r.loginName.trim().toLowerCase()), pace, async (part) => {
+    const found = await rows<{ l: string }>(db, sql`SELECT lower(login_name) AS l FROM accounts WHERE lower(login_name) IN (SELECT json_array_elements_text(${JSON.stringify(part)}::json))`);
+    for (const r of found) taken.add(r.l);
+  });
   const modelIds = unique(req.flatMap((r) => r.devices.map((d) => d.modelId)).filter((x): x is number => !!x));
   const models = new Map<number, ModelRef>();
   for (const id of modelIds) {
@@ -339,7 +360,7 @@ export async function planAccountDevices(db: Db, user: AuthUser, req: NewAccount
   }
   const seen = new Set<string>();
   for (const r of req) {
-    if (await findAccountByLogin(db, r.loginName)) failures.push({ Imei: '', Message: 'device.accountExists', Params: { loginName: r.loginName }, row: r.devices[0]?.row, column: 'LoginName' });
+    if (taken.has(r.loginName.trim().toLowerCase())) failures.push({ Imei: '', Message: 'device.accountExists', Params: { loginName: r.loginName }, row: r.devices[0]?.row, column: 'LoginName' });
     for (const d of r.devices) {
       const fail = (Message: string, column: string, Params?: Record<string, unknown>) => failures.push({ Imei: d.imei, Message, Params, row: d.row, column });
       if (seen.has(d.imei)) fail('device.imeiDuplicate', 'IMEI', { imei: d.imei });
@@ -353,43 +374,131 @@ export async function planAccountDevices(db: Db, user: AuthUser, req: NewAccount
   return { failures, mine, models };
 }
 
-/** Creates the accounts below `parent` and gives them their devices, in one transaction. */
-export async function applyAccountDevices(ctx: AuthedContext, parent: AccountRow, req: NewAccountRows[], plan: Awaited<ReturnType<typeof planAccountDevices>>) {
+type Plan = Awaited<ReturnType<typeof planAccountDevices>>;
+/** One row an import writes: an account, or one of its devices. */
+type ImportRow = { account: NewAccountRows; device?: NewAccountRows['devices'][number] };
+
+/** What the committed slices of an import did, as it was before: undone if a later slice fails. */
+interface Written {
+  accounts: number[];
+  created: number[];
+  moved: ScopedDevice[];
+}
+
+/**
+ * Creates the accounts below `parent` and gives them their devices (the caller's are moved, the
+ * others created). Passwords are hashed first, outside any transaction; then the rows (an account
+ * or a device each) are written IMPORT_CHUNK_ROWS at a time, each slice in a transaction of its
+ * own, so that device acknowledgements and other calls get the database between slices. A slice
+ * that fails undoes the slices before it: the request is applied whole or not at all.
+ */
+export async function applyAccountDevices(ctx: AuthedContext, parent: AccountRow, req: NewAccountRows[], plan: Plan) {
   const { db } = ctx.deps.database;
+  const pace = importPace(ctx.deps);
+  const hashes = new Map<NewAccountRows, string>();
+  for (const r of req) hashes.set(r, await hashPassword(r.password));
   const now = new Date();
-  const out: { loginName: string; userId: number; moved: number; created: number }[] = [];
+  const accountIds = new Map<NewAccountRows, number>();
+  const written: Written = { accounts: [], created: [], moved: [] };
   const touched: { id?: number; imei: string }[] = [];
-  await db.transaction(async (tx) => {
-    for (const r of req) {
-      const account = await insertAccount(tx as unknown as Db, {
-        parentId: parent.id,
-        parentPath: parent.path,
-        loginName: r.loginName,
-        passwordHash: await hashPassword(r.password),
-        kind: 'user',
-        userType: 1,
-        username: r.username ?? r.loginName,
-        email: r.email ?? '',
-      });
-      const moveIds = r.devices.filter((d) => plan.mine.has(d.imei)).map((d) => plan.mine.get(d.imei)!.id);
-      if (moveIds.length) {
-        await tx.update(devices).set({ accountId: account.id }).where(inArray(devices.id, moveIds));
-        for (const d of r.devices) {
-          const iccid = d.iccid;
-          if (plan.mine.has(d.imei) && iccid) await tx.update(devices).set({ iccid }).where(eq(devices.imei, d.imei));
+  const list: ImportRow[] = req.flatMap((r) => [{ account: r }, ...r.devices.map((device) => ({ account: r, device }))]);
+  let at: ImportRow | undefined;
+  try {
+    await inSlices(list, pace, async (part) => {
+      at = part[0];
+      const done = await db.transaction(async (tx) => {
+        const t = tx as unknown as Db;
+        // A move of the parent's subtree waits for this slice, or this slice for the move.
+        await t.execute(sql`SELECT pg_advisory_xact_lock_shared(${TREE_LOCK})`);
+        const [p] = await rows<{ path: string }>(t, sql`SELECT path FROM accounts WHERE id = ${parent.id} FOR SHARE`);
+        if (!p || !isInSubtree(ctx.user, p.path)) throw new AppError(State.FORBIDDEN, 'account.notInScope');
+        const fresh = part.filter((w) => !w.device).map((w) => w.account);
+        const made = await insertAccounts(
+          t,
+          { id: parent.id, path: p.path },
+          fresh.map((r) => ({ loginName: r.loginName, passwordHash: hashes.get(r)!, kind: 'user', userType: 1, username: r.username ?? r.loginName, email: r.email ?? '' })),
+        );
+        const madeIds = new Map(made.map((m) => [m.login_name.toLowerCase(), Number(m.id)]));
+        const ids = new Map(accountIds);
+        for (const r of fresh) ids.set(r, madeIds.get(r.loginName.toLowerCase())!);
+        const rowsOf = (mine: boolean) => part.filter((w) => w.device && plan.mine.has(w.device.imei) === mine) as Required<ImportRow>[];
+        const moving = rowsOf(true);
+        if (moving.length) {
+          const json = JSON.stringify(moving.map((w) => ({ id: plan.mine.get(w.device.imei)!.id, acc: ids.get(w.account), iccid: w.device.iccid ?? '' })));
+          await t.execute(sql`UPDATE devices d SET account_id = x.acc, iccid = CASE WHEN x.iccid = '' THEN d.iccid ELSE x.iccid END
+            FROM json_to_recordset(${json}::json) AS x(id int, acc int, iccid text) WHERE d.id = x.id`);
+          await dropForeignAttachments(t, moving.map((w) => plan.mine.get(w.device.imei)!.id));
         }
-        await dropForeignAttachments(tx as unknown as Db, moveIds, account);
-      }
-      const create = r.devices.filter((d) => !plan.mine.has(d.imei));
-      if (create.length) {
-        await tx.insert(devices).values(create.map((d) => newDeviceValues(d.imei, d.name || d.imei, plan.models.get(d.modelId!)!, account.id, true, d.iccid ?? '', now)));
-      }
-      out.push({ loginName: account.loginName, userId: account.id, moved: moveIds.length, created: create.length });
-      touched.push(...r.devices.map((d) => ({ imei: d.imei, id: plan.mine.get(d.imei)?.id })));
+        const creating = rowsOf(false).map((w) =>
+          newDeviceValues(w.device.imei, w.device.name || w.device.imei, plan.models.get(w.device.modelId!)!, ids.get(w.account)!, true, w.device.iccid ?? '', now),
+        );
+        const created = await insertDevices(t, creating);
+        return { ids, made: [...madeIds.values()], created, moved: moving.map((w) => plan.mine.get(w.device.imei)!) };
+      });
+      // Committed: what to undo should a later slice fail.
+      for (const [r, id] of done.ids) accountIds.set(r, id);
+      written.accounts.push(...done.made);
+      written.created.push(...done.created.map((c) => Number(c.id)));
+      written.moved.push(...done.moved);
+      touched.push(...done.created.map((c) => ({ id: Number(c.id), imei: c.imei })), ...done.moved.map((d) => ({ id: d.id, imei: d.imei })));
+    });
+  } catch (err) {
+    const row = at?.device?.row ?? at?.account.devices[0]?.row ?? 0;
+    try {
+      await undoAccountDevices(ctx, written);
+    } catch (undoErr) {
+      ctx.deps.log.error({ err, undoErr, row }, 'account and device import failed and could not be undone');
+      throw new AppError(State.INTERNAL, 'device.importPartial', { row });
+    } finally {
+      announce(ctx, touched);
     }
-  });
+    // A refusal (the parent account left the caller's reach meanwhile) is answered as it is.
+    if (err instanceof AppError) throw err;
+    ctx.deps.log.error({ err, row }, 'account and device import failed, undone');
+    throw new AppError(State.INTERNAL, 'device.importFailed', { row });
+  }
   announce(ctx, touched);
-  return out;
+  return req.map((r) => {
+    const moved = r.devices.filter((d) => plan.mine.has(d.imei)).length;
+    return { loginName: r.loginName, userId: accountIds.get(r)!, moved, created: r.devices.length - moved };
+  });
+}
+
+/** New devices in one statement, however many (one JSON parameter). */
+async function insertDevices(t: Db, values: ReturnType<typeof newDeviceValues>[]) {
+  if (!values.length) return [];
+  const json = JSON.stringify(
+    values.map((v) => ({ imei: v.imei, short_id: v.shortId, name: v.name, model_id: v.modelId, model_name: v.modelName, protocol: v.protocol, account_id: v.accountId, bound: v.bound, iccid: v.iccid, stock_in_at: v.stockInAt, activated_at: v.activatedAt })),
+  );
+  return rows<{ id: number; imei: string }>(
+    t,
+    sql`INSERT INTO devices (imei, short_id, name, model_id, model_name, protocol, account_id, bound, iccid, stock_in_at, activated_at)
+        SELECT imei, short_id, name, model_id, model_name, protocol, account_id, bound, iccid, stock_in_at, activated_at
+        FROM json_populate_recordset(NULL::devices, ${json}::json)
+        RETURNING id, imei`,
+  );
+}
+
+/** Undoes the committed slices of an import: created devices and accounts go, moved devices return. */
+async function undoAccountDevices(ctx: AuthedContext, written: Written) {
+  const { db } = ctx.deps.database;
+  const pace = importPace(ctx.deps);
+  // With anything recorded about the created devices meanwhile.
+  await inSlices(written.created, pace, (ids) => db.transaction((tx) => purgeDevices(tx as unknown as Db, ids)));
+  await inSlices(written.moved, pace, async (part) => {
+    const json = JSON.stringify(part.map((d) => ({ id: d.id, acc: d.account_id, iccid: d.iccid, g: d.group_id, r: d.role_id })));
+    await db.execute(sql`UPDATE devices d SET account_id = x.acc, iccid = x.iccid, group_id = x.g, role_id = x.r
+      FROM json_to_recordset(${json}::json) AS x(id int, acc int, iccid text, g int, r int) WHERE d.id = x.id`);
+  });
+  // With what they hold (the sessions of a login meanwhile).
+  await inSlices(written.accounts, pace, (ids) =>
+    db.transaction(async (tx) => {
+      for (const table of OWNED_TABLES) await tx.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE account_id = ANY(${intArray(ids)})`);
+      await tx.execute(sql`DELETE FROM accounts WHERE id = ANY(${intArray(ids)})`);
+    }),
+  );
+  invalidateAccounts(ctx, written.accounts);
+  for (const accountId of written.accounts) ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId } satisfies SessionsEndedEvent);
 }
 
 export async function createUserWithDevices(ctx: AuthedContext, b: Req<'createUserWithDevicesRequest'>) {
@@ -401,19 +510,26 @@ export async function createUserWithDevices(ctx: AuthedContext, b: Req<'createUs
       password: b.Password,
       username: b.Username,
       email: b.Email,
-      devices: b.Imeis.map((imei, i) => ({ imei, iccid: b.Iccids[i], modelId: b.ModelId })),
+      devices: b.Imeis.map((imei, i) => ({ imei, iccid: b.Iccids[i], modelId: b.ModelId, row: i + 1 })),
     },
   ];
-  const plan = await planAccountDevices(db, ctx.user, req);
-  if (plan.failures.length) {
+  const refuse = (plan: Plan) => {
+    if (!plan.failures.length) return;
     throw new AppError(
       plan.failures[0]!.Message === 'device.accountExists' ? State.CONFLICT : State.BAD_REQUEST,
       plan.failures[0]!.Message,
       plan.failures[0]!.Params,
       plan.failures.map((f) => ({ Field: f.Imei ? `Imeis.${b.Imeis.indexOf(f.Imei)}` : 'LoginName', Message: f.Message, Params: f.Params })),
     );
-  }
-  const [r] = await applyAccountDevices(ctx, parent, req, plan);
+  };
+  const pace = importPace(ctx.deps);
+  const plan = await planAccountDevices(db, ctx.user, req, pace);
+  refuse(plan);
+  const [r] = await applyAccountDevices(ctx, parent, req, plan).catch(async (err: unknown) => {
+    // Undone. A login name or IMEI taken meanwhile is refused as the checks refuse it.
+    refuse(await planAccountDevices(db, ctx.user, req, pace));
+    throw err;
+  });
   return { State: State.OK, UserId: r!.userId, LoginName: r!.loginName, Moved: r!.moved, Created: r!.created } as const;
 }
 

@@ -14,11 +14,10 @@ import { accounts, invItems, invModels, invSales } from '../../db/schema/index.j
 import { scopedCrud } from '../../lib/crud.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { accountInScope, isInSubtree, ownedBySubtree } from '../../lib/scope.js';
-import { contains, rows } from '../../lib/sql.js';
+import { contains, intArray, rows, textArray } from '../../lib/sql.js';
 import { announce, modelRef } from '../device/service.js';
 import { checkRefs, models } from './dictionaries.js';
 import { applyMoves, balanceOf, groupMoves } from './ledger.js';
-import { intArray, textArray } from './stock.js';
 
 type Req<K extends keyof typeof schemas> = (typeof schemas)[K] extends z.ZodType ? z.output<(typeof schemas)[K]> : never;
 /** Refusals listed per IMEI in a refused sale or void, at most this many. */

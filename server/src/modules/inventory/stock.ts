@@ -1,6 +1,10 @@
 // Stock-in batches and stock items (one per IMEI). A batch takes up to 100 000 IMEIs (pasted or in
 // a workbook read off the event loop); each refused row is reported with its reason and the others
-// are stored, with one ledger move per batch. Items change state and store with their moves.
+// are stored. They are stored IMPORT_CHUNK_ROWS at a time, each slice in a transaction of its own
+// with its ledger move and the batch's quantity, so other calls and the devices' writes get the
+// database between slices; a slice that fails undoes the slices before it (the batch goes with its
+// items and a compensating move), so a stock-in is stored whole or not at all. Items change state
+// and store with their moves.
 import { and, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { State, formatDateTime, inventory as schemas } from '@wt/contract';
 const { ITEM_STATES } = schemas;
@@ -11,7 +15,7 @@ import { accounts, invBatches, invItems, invModels, invOwners, invSales, invStor
 import { scopedCrud } from '../../lib/crud.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
-import { contains, rows } from '../../lib/sql.js';
+import { contains, importPace, inSlices, rows, textArray, type ImportPace } from '../../lib/sql.js';
 import { readSheetRows } from '../device/excel.js';
 import { checkRefs, storeName } from './dictionaries.js';
 import { applyMoves, groupMoves } from './ledger.js';
@@ -21,9 +25,6 @@ type RowFailure = { Row: number; Imei: string; Message: string; Params?: Record<
 
 const IMEI = /^\d{15}$/;
 const ICCID = /^[0-9A-Za-z]{0,32}$/;
-/** A text[] parameter (values already checked to be digits and letters). */
-export const textArray = (xs: readonly string[]) => sql`${`{${xs.join(',')}}`}::text[]`;
-export const intArray = (xs: readonly number[]) => sql`${`{${xs.map((x) => Math.trunc(x)).join(',')}}`}::int[]`;
 
 /** The IMEI and ICCID rows of a workbook: columns titled IMEI and ICCID, or A and B without a header. */
 async function sheetPairs(content: string): Promise<{ row: number; imei: string; iccid: string }[]> {
@@ -42,8 +43,8 @@ async function sheetPairs(content: string): Promise<{ row: number; imei: string;
   return out;
 }
 
-/** Rows checked one by one: format, repeated in the list, already in stock anywhere. */
-async function checkRows(db: Db, input: { row: number; imei: string; iccid: string }[]) {
+/** Rows checked one by one: format, repeated in the list, already in stock anywhere (looked up a slice at a time). */
+async function checkRows(db: Db, input: { row: number; imei: string; iccid: string }[], pace: ImportPace) {
   const failed: RowFailure[] = [];
   const seen = new Set<string>();
   const candidates: { row: number; imei: string; iccid: string }[] = [];
@@ -56,11 +57,10 @@ async function checkRows(db: Db, input: { row: number; imei: string; iccid: stri
       candidates.push(r);
     }
   }
-  const taken = new Set(
-    candidates.length
-      ? (await rows<{ imei: string }>(db, sql`SELECT imei FROM inv_items WHERE imei = ANY(${textArray(candidates.map((c) => c.imei))})`)).map((r) => r.imei)
-      : [],
-  );
+  const taken = new Set<string>();
+  await inSlices(candidates, pace, async (part) => {
+    for (const r of await rows<{ imei: string }>(db, sql`SELECT imei FROM inv_items WHERE imei = ANY(${textArray(part.map((c) => c.imei))})`)) taken.add(r.imei);
+  });
   const ok = candidates.filter((c) => {
     if (!taken.has(c.imei)) return true;
     failed.push({ Row: c.row, Imei: c.imei, Message: 'inventory.imeiInStock', Params: { imei: c.imei } });
@@ -73,37 +73,82 @@ const ymd = (iso: string) => iso.slice(0, 10);
 
 export async function insertBatch(ctx: AuthedContext, b: Req<'batchInsertRequest'>) {
   const { db } = ctx.deps.database;
+  const pace = importPace(ctx.deps);
   await checkRefs(db, ctx, b);
   const input = b.Content
     ? await sheetPairs(b.Content)
     : b.Imeis.map((imei, i) => ({ row: i + 1, imei, iccid: b.Iccids[i] ?? '' }));
-  const { ok, failed } = await checkRows(db, input);
+  const { ok, failed } = await checkRows(db, input, pace);
   const sortFailures = () => failed.sort((x, y) => x.Row - y.Row);
   if (b.DryRun || !ok.length) return { State: State.OK, Id: 0, Rows: input.length, Succeeded: b.DryRun ? ok.length : 0, Failed: sortFailures() } as const;
 
   const accountId = ctx.user.id;
-  const result = await db.transaction(async (tx) => {
-    const [batch] = await tx
+  const day = ymd(b.StockInDate).replace(/-/g, '');
+  const batch = await db.transaction(async (tx) => {
+    const [row] = await tx
       .insert(invBatches)
       .values({ accountId, batchNo: `pending-${process.pid}-${Date.now()}-${Math.random()}`, modelId: b.ModelId, versionId: b.VersionId ?? null, storeId: b.StoreId, ownerId: b.OwnerId ?? null, stockInDate: ymd(b.StockInDate), quantity: 0, remark: b.Remark })
       .returning({ id: invBatches.id });
-    const batchId = batch!.id;
-    // Every row in one statement: two arrays unnested (a taken IMEI, added meanwhile, is skipped and reported).
-    const inserted = await rows<{ imei: string }>(
-      tx as unknown as Db,
-      sql`INSERT INTO inv_items (account_id, imei, iccid, model_id, version_id, store_id, owner_id, state, batch_id)
-          SELECT ${accountId}, t.imei, t.iccid, ${b.ModelId}, ${b.VersionId ?? null}, ${b.StoreId}, ${b.OwnerId ?? null}, ${ITEM_STATES.inStock}, ${batchId}
-          FROM unnest(${textArray(ok.map((r) => r.imei))}, ${textArray(ok.map((r) => r.iccid || '""'))}) AS t(imei, iccid)
-          ON CONFLICT (imei) DO NOTHING RETURNING imei`,
-    );
-    const got = new Set(inserted.map((r) => r.imei));
-    for (const r of ok) if (!got.has(r.imei)) failed.push({ Row: r.row, Imei: r.imei, Message: 'inventory.imeiInStock', Params: { imei: r.imei } });
-    const day = ymd(b.StockInDate).replace(/-/g, '');
-    await tx.update(invBatches).set({ quantity: got.size, batchNo: `B${day}-${String(batchId).padStart(6, '0')}` }).where(eq(invBatches.id, batchId));
-    await applyMoves(tx, [{ accountId, kind: 'item', itemId: b.ModelId, storeId: b.StoreId, docType: 'batch', docId: batchId, quantity: got.size }]);
-    return { batchId, count: got.size };
+    const batchNo = `B${day}-${String(row!.id).padStart(6, '0')}`;
+    await tx.update(invBatches).set({ batchNo }).where(eq(invBatches.id, row!.id));
+    return { id: row!.id, accountId, batchNo };
   });
-  return { State: State.OK, Id: result.batchId, Rows: input.length, Succeeded: result.count, Failed: sortFailures() } as const;
+  const move = { accountId, kind: 'item' as const, itemId: b.ModelId, storeId: b.StoreId, docType: 'batch', docId: batch.id };
+  let stored = 0;
+  let at = 0;
+  try {
+    await inSlices(ok, pace, async (part, start) => {
+      at = start;
+      // The slice in one statement: two arrays unnested (a taken IMEI, added meanwhile, is skipped and reported).
+      const inserted = await db.transaction(async (tx) => {
+        const got = await rows<{ imei: string }>(
+          tx as unknown as Db,
+          sql`INSERT INTO inv_items (account_id, imei, iccid, model_id, version_id, store_id, owner_id, state, batch_id)
+              SELECT ${accountId}, t.imei, t.iccid, ${b.ModelId}, ${b.VersionId ?? null}, ${b.StoreId}, ${b.OwnerId ?? null}, ${ITEM_STATES.inStock}, ${batch.id}
+              FROM unnest(${textArray(part.map((r) => r.imei))}, ${textArray(part.map((r) => r.iccid || '""'))}) AS t(imei, iccid)
+              ON CONFLICT (imei) DO NOTHING RETURNING imei`,
+        );
+        if (got.length) {
+          await tx.update(invBatches).set({ quantity: sql`${invBatches.quantity} + ${got.length}` }).where(eq(invBatches.id, batch.id));
+          await applyMoves(tx, [{ ...move, quantity: got.length }]);
+        }
+        return new Set(got.map((r) => r.imei));
+      });
+      stored += inserted.size;
+      for (const r of part) if (!inserted.has(r.imei)) failed.push({ Row: r.row, Imei: r.imei, Message: 'inventory.imeiInStock', Params: { imei: r.imei } });
+    });
+  } catch (err) {
+    const row = ok[at]!.row;
+    try {
+      await db.transaction((tx) => removeBatch(tx as unknown as Db, batch, 'batch_delete', 'keepSold'));
+    } catch (undoErr) {
+      ctx.deps.log.error({ err, undoErr, batchId: batch.id, row }, 'stock-in failed and could not be undone');
+      throw new AppError(State.INTERNAL, 'inventory.batchPartial', { row, batchNo: batch.batchNo });
+    }
+    ctx.deps.log.error({ err, batchId: batch.id, row }, 'stock-in failed, undone');
+    throw new AppError(State.INTERNAL, 'inventory.batchFailed', { row });
+  }
+  return { State: State.OK, Id: batch.id, Rows: input.length, Succeeded: stored, Failed: sortFailures() } as const;
+}
+
+/**
+ * Deletes a batch's items that were not sold, with a compensating move per model and store for
+ * those in stock, and the batch with them. Sold items stay: `refuseSold` refuses the whole
+ * deletion (the caller's transaction rolls back), `keepSold` leaves the batch holding only them.
+ */
+async function removeBatch(t: Db, batch: { id: number; accountId: number }, docType: string, sold: 'refuseSold' | 'keepSold') {
+  // One statement however large the batch: a row a sale is selling waits for it, then counts as sold.
+  const gone = await rows<{ model_id: number; store_id: number; n: number }>(
+    t,
+    sql`WITH d AS (DELETE FROM inv_items WHERE batch_id = ${batch.id} AND state <> ${ITEM_STATES.sold} RETURNING model_id, store_id, state)
+        SELECT model_id, store_id, count(*)::int AS n FROM d WHERE state = ${ITEM_STATES.inStock} GROUP BY model_id, store_id`,
+  );
+  await applyMoves(t, gone.map((g) => ({ accountId: batch.accountId, kind: 'item' as const, itemId: g.model_id, storeId: g.store_id, docType, docId: batch.id, quantity: -Number(g.n) })));
+  const [left] = await rows<{ n: number }>(t, sql`SELECT count(*)::int AS n FROM inv_items WHERE batch_id = ${batch.id}`);
+  const kept = Number(left?.n ?? 0);
+  if (kept && sold === 'refuseSold') throw new AppError(State.CONFLICT, 'inventory.batchHasSold', { count: kept });
+  if (kept) await t.update(invBatches).set({ quantity: kept }).where(eq(invBatches.id, batch.id));
+  else await t.delete(invBatches).where(eq(invBatches.id, batch.id));
 }
 
 const batches = scopedCrud({
@@ -217,16 +262,7 @@ export async function updateBatch(ctx: AuthedContext, b: Req<'batchUpdateRequest
 export async function deleteBatch(ctx: AuthedContext, id: number) {
   const { db } = ctx.deps.database;
   const batch = await batchInScope(db, ctx, id);
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    const items = await rows<{ model_id: number; store_id: number; state: number }>(t, sql`SELECT model_id, store_id, state FROM inv_items WHERE batch_id = ${batch.id} FOR UPDATE`);
-    const sold = items.filter((i) => i.state === ITEM_STATES.sold).length;
-    if (sold) throw new AppError(State.CONFLICT, 'inventory.batchHasSold', { count: sold });
-    const inStock = items.filter((i) => i.state === ITEM_STATES.inStock).map((i) => ({ modelId: i.model_id, storeId: i.store_id }));
-    await applyMoves(t, groupMoves({ accountId: batch.accountId, kind: 'item', docType: 'batch_delete', docId: batch.id }, inStock, -1));
-    await tx.delete(invItems).where(eq(invItems.batchId, batch.id));
-    await tx.delete(invBatches).where(eq(invBatches.id, batch.id));
-  });
+  await db.transaction((tx) => removeBatch(tx as unknown as Db, batch, 'batch_delete', 'refuseSold'));
   return { State: State.OK } as const;
 }
 

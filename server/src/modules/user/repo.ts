@@ -4,6 +4,7 @@ import { LOG_ACTIONS } from '@wt/contract';
 import type { Db } from '../../db/client.js';
 import { accounts, loginLogs, loginUnlocks, passwordResets, permissionSets, sessions } from '../../db/schema/index.js';
 import { ownedBySubtree } from '../../lib/scope.js';
+import { rows } from '../../lib/sql.js';
 import type { AuthUser } from '../../calls.js';
 
 export async function findAccountByLogin(db: Db, loginName: string) {
@@ -48,6 +49,32 @@ export async function insertAccount(db: Db, values: Omit<typeof accounts.$inferI
     const [updated] = await tx.update(accounts).set({ path }).where(eq(accounts.id, row!.id)).returning();
     return updated!;
   });
+}
+
+export interface NewAccount {
+  loginName: string;
+  passwordHash: string;
+  kind: string;
+  userType: number;
+  username: string;
+  email: string;
+}
+
+/**
+ * Accounts below one parent in one statement, each written with its path (its id is drawn first).
+ * The caller reads the parent's path in the same transaction, under the tree lock.
+ */
+export async function insertAccounts(db: Db, parent: { id: number; path: string }, list: NewAccount[]): Promise<{ id: number; login_name: string }[]> {
+  if (!list.length) return [];
+  const json = JSON.stringify(list.map((a) => ({ login_name: a.loginName, password_hash: a.passwordHash, kind: a.kind, user_type: a.userType, username: a.username, email: a.email })));
+  return rows<{ id: number; login_name: string }>(
+    db,
+    sql`INSERT INTO accounts (id, parent_id, path, login_name, password_hash, kind, user_type, username, email)
+        SELECT n.id, ${parent.id}, ${parent.path}::text || n.id || '/', n.login_name, n.password_hash, n.kind, n.user_type, n.username, n.email
+        FROM (SELECT nextval(pg_get_serial_sequence('accounts', 'id'))::int AS id, x.*
+              FROM json_to_recordset(${json}::json) AS x(login_name text, password_hash text, kind text, user_type smallint, username text, email text)) n
+        RETURNING id, login_name`,
+  );
 }
 
 export async function createSession(db: Db, accountId: number, refreshHash: string, expiresAt: Date, client: string) {
