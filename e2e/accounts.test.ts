@@ -17,7 +17,8 @@ const zhMessages = texts('zh-CN', 'contract/src/messages/{lang}.json');
 const zhShell = texts('zh-CN', 'web/src/i18n/locales/{lang}/shell.json');
 const SUB = 'e2esub01';
 const END_USER = 'e2eend01';
-const END_IMEI = '865000000000050';
+// A watch the platform stocks in and sells to agent01 (the evidence of the agent's claim) in the test.
+const END_IMEI = '865000000000950';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -177,7 +178,7 @@ describe('agent authorization (agent01, en)', () => {
   let errors: string[];
 
   beforeAll(async () => {
-    // A self-registered end user with a device the agent sold (the administrator moves it there).
+    // A self-registered end user with a device the platform sold to the agent (the administrator moves it there).
     await fetch(`${server.url}/api/User/Register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -187,6 +188,12 @@ describe('agent authorization (agent01, en)', () => {
     const first = await ctx.newPage();
     await login(first, server.url, 'en');
     const endUser = (await callApi(first, server.url, '/user/searchAccountByName', { Keyword: END_USER })).Items[0];
+    const agent = (await callApi(first, server.url, '/user/searchAccountByName', { Keyword: 'agent01' })).Items[0];
+    const inv = (call: string, body: unknown) => callApi(first, server.url, `/Inventory/${call}`, body);
+    const model = (await inv('ModelInsert', { Name: 'E2E-AGENT' })).Id;
+    const store = (await inv('StoreList', { PageCount: 100 })).Items[0].Id;
+    expect((await inv('BatchInsert', { ModelId: model, StoreId: store, StockInDate: '2026-11-01', Imeis: [END_IMEI] })).State).toBe(200);
+    expect((await inv('SalesInsert', { CustomerId: agent.UserId, ModelId: model, Imeis: [END_IMEI] })).State).toBe(200);
     expect((await callApi(first, server.url, '/Device/batchMoveDeviceToAccount', { Imeis: [END_IMEI], TargetUserId: endUser.UserId })).State).toBe(200);
     await first.evaluate(() => sessionStorage.clear());
     await login(first, server.url, 'en', 'agent01');
@@ -208,7 +215,7 @@ describe('agent authorization (agent01, en)', () => {
     await expect.poll(() => result.innerText()).toContain(en.agent.outcomes.moved);
     const text = await result.innerText();
     expect(text).toContain(en.agent.outcomes.inYourTree);
-    expect(text).toContain(en.agent.outcomes.unknown);
+    expect(text).toContain(en.agent.outcomes.notSoldToYou);
     expect(text).toContain(END_USER);
     await screenshot(page, 'accounts-agent-en');
     await dialog.locator('.ant-modal-footer .ant-btn').first().click();

@@ -129,7 +129,11 @@ describe('partner push across a restart (PGlite files)', () => {
     expect(rx.got[1]!.body).toBe(rx.got[0]!.body);
     expect(JSON.parse(rx.got[1]!.body)).toMatchObject({ NotificationType: 150, DeviceID: d.imei, Nickname: 'Room 9' });
     expect(verify(rx.got[1]!, 'restart-secret-1')).toBe(true);
-    const [row] = await second.deps.database.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM push_outbox`);
+    // The receiver answers before the outbox records the delivery: wait for the row.
+    const row = await until(async () => {
+      const [r] = await second!.deps.database.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM push_outbox`);
+      return r?.status === 'pending' ? undefined : r;
+    });
     expect(row).toEqual({ status: 'delivered', attempts: 2 });
   });
 });

@@ -18,7 +18,10 @@ async function thrown(fn: () => unknown): Promise<Response | null> {
   }
 }
 
-const userInfo = (UserType: number, routes = '') => ({ State: 200, UserInfo: { UserId: 7, UserType, routes, PageName: '', Username: 'Ann', LoginName: 'ann', isShowMapLabel: -1 } });
+const userInfo = (UserType: number, routes = '', PlatformAdmin = false) => ({
+  State: 200,
+  UserInfo: { UserId: 7, UserType, routes, PageName: '', Username: 'Ann', LoginName: 'ann', isShowMapLabel: -1, PlatformAdmin },
+});
 
 function serverAnswers(body: unknown, status = 200) {
   const calls: string[] = [];
@@ -48,7 +51,7 @@ describe('route guard (SPEC §2)', () => {
 
   it('fetches the user information once with the user id and keeps the session keys in sessionStorage', async () => {
     loggedIn();
-    const calls = serverAnswers(userInfo(3));
+    const calls = serverAnswers(userInfo(3, '', true));
     expect(await thrown(() => pageLoader('/alarm/rule')(args('/alarm/rule')))).toBeNull();
     expect(await thrown(() => pageLoader('/dashboard')(args('/dashboard')))).toBeNull();
     expect(calls).toEqual(['/api/User/UserInfo']);
@@ -74,9 +77,16 @@ describe('route guard (SPEC §2)', () => {
     expect(await thrown(() => pageLoader('/alarm/record')(args('/alarm/record')))).toBeNull();
   });
 
+  it('keeps the platform pages to the platform administrators: a branch administrator gets /404', async () => {
+    loggedIn();
+    serverAnswers(userInfo(3));
+    expect((await thrown(() => pageLoader('/alarm/rule')(args('/alarm/rule'))))?.headers.get('Location')).toBe('/404');
+    expect(await thrown(() => pageLoader('/alarm/record')(args('/alarm/record')))).toBeNull();
+  });
+
   it('follows the route list when the server sends one', async () => {
     loggedIn();
-    serverAnswers(userInfo(1, '/,/alarm/rule'));
+    serverAnswers(userInfo(1, '/,/alarm/rule', true));
     expect(await thrown(() => pageLoader('/alarm/rule')(args('/alarm/rule')))).toBeNull();
     expect((await thrown(() => pageLoader('/alarm/record')(args('/alarm/record'))))?.headers.get('Location')).toBe('/404');
   });

@@ -97,9 +97,14 @@ export class LoginLimiter {
     readonly now: () => number = Date.now,
   ) {}
 
-  /** The name as the key column holds it: a name with NUL or a lone surrogate is counted too. */
+  /**
+   * The name as the key column holds it. A name with NUL or a lone surrogate is counted too, under
+   * its escaped JSON form: stripping those characters would count its failures against the real
+   * account of the remaining name and lock that one out.
+   */
   private static nameKey(loginName: string) {
-    return storableText(loginName.trim().toLowerCase());
+    const name = loginName.trim().toLowerCase();
+    return storableText(name) === name ? name : JSON.stringify(name);
   }
 
   private static accountKey(loginName: string) {
