@@ -25,11 +25,12 @@ export interface ImportPace {
  * server's thread, 500 rows (IMPORT_CHUNK_ROWS) per transaction and a rest as long as the slice
  * took: device writes and calls, even those of several queries, then wait for one short slice, and
  * the database spends at most half its time on the import. On PostgreSQL, which runs beside the
- * server and where each transaction costs round trips, 10 000 rows and no rest.
+ * server and where each transaction costs round trips, 2 000 rows and no rest: building the
+ * statement of a larger slice holds the event loop long enough to show in device acks (bench:stall).
  */
 export function importPace(deps: { config: { IMPORT_CHUNK_ROWS?: number }; database: { kind: 'pglite' | 'postgres' } }): ImportPace {
   const embedded = deps.database.kind === 'pglite';
-  return { rows: deps.config.IMPORT_CHUNK_ROWS ?? (embedded ? 500 : 10_000), rest: embedded ? 1 : 0 };
+  return { rows: deps.config.IMPORT_CHUNK_ROWS ?? (embedded ? 500 : 2_000), rest: embedded ? 1 : 0 };
 }
 
 /**
