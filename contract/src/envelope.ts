@@ -42,6 +42,8 @@ export const failureSchema = z.object({
   /** The message already rendered in the request's language, for clients without the catalogue. */
   Text: z.string().optional(),
   Fields: z.array(fieldErrorSchema).optional(),
+  /** The request's id, as the server's log lines of it carry it (reqId). */
+  RequestId: z.string().optional(),
 });
 export type Failure = z.infer<typeof failureSchema>;
 

@@ -1,4 +1,5 @@
 // Builds the Fastify instance: plugins first, then the areas' calls and routes.
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -13,6 +14,7 @@ import { allCalls, areaPlugins } from './modules/index.js';
 import { forwardedByUntrusted, isLoopback } from './lib/addresses.js';
 import callsPlugin, { BODY_LIMIT } from './plugins/calls.js';
 import errorsPlugin from './plugins/errors.js';
+import observabilityPlugin from './plugins/observability.js';
 import { sheetsPlugin } from './lib/export-sheet.js';
 import oplogPlugin from './plugins/oplog.js';
 import webPlugin from './plugins/web.js';
@@ -55,11 +57,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.TRUSTED_PROXIES.length ? deps.config.TRUSTED_PROXIES : false,
     // Per-request lines would drown the log under device traffic; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
+    // One id per request, in its log lines (reqId) and in its error answer (RequestId); never taken
+    // from the client, so no one can make two requests look alike in the log.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  await app.register(observabilityPlugin, { deps });
   await app.register(helmet, { contentSecurityPolicy: { directives: CONSOLE_CSP }, hsts: { maxAge: 180 * 24 * 3600, includeSubDomains: false }, referrerPolicy: { policy: 'strict-origin-when-cross-origin' } });
   await app.register(cookie);
   // A generous ceiling per address against floods; failed logins have their own, stricter limit.

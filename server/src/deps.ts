@@ -22,4 +22,6 @@ export interface AppDeps {
   ingest: Ingest;
   /** HTTP to addresses users or operators set (partner push, SMS gateways): public addresses and OUTBOUND_ALLOW only. */
   outbound: Outbound;
+  /** Set while the platform shuts down: readiness answers 503 from the first step. */
+  lifecycle?: { closing: boolean };
 }

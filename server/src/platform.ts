@@ -76,6 +76,7 @@ export async function startPlatform(config: Config, opts: PlatformOptions = {}):
     ),
     ingest: new Ingest({ config, database, log, bus }),
     outbound: createOutbound({ allow: config.OUTBOUND_ALLOW, lookup: opts.lookup, log }),
+    lifecycle: { closing: false },
   };
   // Every installation starts with the built-in protocols, commands and models.
   await seedCatalogue(database.db);
@@ -118,6 +119,7 @@ export async function startPlatform(config: Config, opts: PlatformOptions = {}):
     url,
     close() {
       closing ??= (async () => {
+        deps.lifecycle!.closing = true;
         for (const s of started.reverse()) await s.stop().catch((err) => log.error({ err, service: s.name }, 'stop failed'));
         await app.close();
         // Commits what is queued, so every acknowledged message is on disk before the database closes.

@@ -1,6 +1,6 @@
 // The database: PGlite embedded in DATA_DIR by default, or a real PostgreSQL with DATABASE_URL.
 // Both speak the same dialect, use the same Drizzle schema and the same committed migrations.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -27,6 +27,18 @@ export interface Database {
 }
 
 const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** The migrations this build carries (drizzle's journal). */
+function migrationCount(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+/** Whether the database holds every migration this build carries (readiness). */
+export async function migrationsApplied(database: Pick<Database, 'query'>): Promise<boolean> {
+  const [row] = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
+  return Number(row?.n ?? 0) >= migrationCount();
+}
 
 export async function openDatabase(opts: {
   url?: string;

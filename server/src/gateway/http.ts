@@ -1,14 +1,13 @@
 // HTTP transports: the OsmAnd / Traccar Client protocol (GET or POST, query string, form or JSON)
 // at /osmand on the main port and at / on OSMAND_PORT, the JSON uplink of network servers and
-// partner systems at POST /api/ingest/:integration (bearer token per integration), and the
-// pipeline's counters at GET /api/metrics. A device gets its 200 only once its data is committed.
+// partner systems at POST /api/ingest/:integration (bearer token per integration). A device gets
+// its 200 only once its data is committed. (GET /api/metrics: plugins/observability.ts.)
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { State } from '@wt/contract';
 import { decodeOsmAnd, decodeUplink, type DeviceMessage, type HttpRequestLike } from '@wt/protocols';
 import type { AppDeps } from '../deps.js';
-import { addressMatcher, forwardedByUntrusted } from '../lib/addresses.js';
 import { AppError } from '../lib/errors.js';
 import { hashToken, touchIntegration } from '../modules/integration/repo.js';
 
@@ -110,20 +109,6 @@ export const ingestRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app: F
   };
   app.get('/osmand', osmand);
   app.post('/osmand', osmand);
-
-  // The counters tell how busy the platform is and how many devices it has: with METRICS_TOKEN, or
-  // from a METRICS_ALLOW network (the address Fastify resolved, through TRUSTED_PROXIES only).
-  const metricsNetwork = addressMatcher(deps.config.METRICS_ALLOW);
-  const metricsToken = deps.config.METRICS_TOKEN ? hashToken(deps.config.METRICS_TOKEN) : undefined;
-  app.get('/api/metrics', async (request) => {
-    const token = bearer(request);
-    if (token) {
-      if (!metricsToken || !sameHash(hashToken(token), metricsToken)) throw new AppError(State.TOKEN_INVALID, 'common.tokenInvalid');
-    } else if (!metricsNetwork(request.ip) || forwardedByUntrusted(request)) {
-      throw new AppError(State.FORBIDDEN, 'common.forbidden');
-    }
-    return deps.ingest.snapshot();
-  });
 
   app.post('/api/ingest/:integration', async (request, reply) => {
     const { integration } = request.params as { integration: string };

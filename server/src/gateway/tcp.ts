@@ -230,7 +230,7 @@ export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06'
       socket.destroy();
       return;
     }
-    metrics.connectionsOpened++;
+    metrics.connectionOpened(protocol);
     sockets.add(socket);
     const conn = protocol === 'watch' ? new WatchConnection(deps, socket) : new Gt06Connection(deps, socket);
     socket.setTimeout(idleMs);
@@ -255,7 +255,7 @@ export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06'
     socket.on('timeout', () => socket.destroy());
     socket.on('error', (err) => deps.log.debug({ err, remote: conn.remote }, 'device connection error'));
     socket.on('close', () => {
-      metrics.connectionsClosed++;
+      metrics.connectionClosed(protocol);
       sockets.delete(socket);
       conn.onClose();
     });

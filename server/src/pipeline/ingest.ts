@@ -248,7 +248,12 @@ export class Ingest {
   }
 
   snapshot() {
-    return this.metrics.snapshot({ queued: this.writer.pending, sessions: this.sessions.size, online: this.onlineCount() });
+    return this.metrics.snapshot(this.gauges());
+  }
+
+  /** What the pipeline holds now: messages waiting for their batch, live command sessions, devices online. */
+  gauges() {
+    return { queued: this.writer.pending, sessions: this.sessions.size, online: this.onlineCount() };
   }
 
   private onlineCount(): number {

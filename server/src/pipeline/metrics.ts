@@ -1,4 +1,5 @@
-// Counters of the ingest path, served as JSON on GET /api/metrics (benchmarks, monitoring).
+// Counters of the ingest path, served on GET /api/metrics as JSON (benchmarks) and in the Prometheus
+// text format (plugins/observability.ts).
 
 export class Metrics {
   /** Messages decoded from devices, of every transport. */
@@ -35,6 +36,28 @@ export class Metrics {
   /** Connections that named a device which kept talking on an earlier connection: they carry none of its commands. */
   sessionsBelied = 0;
   readonly startedAt = Date.now();
+  /** Open device connections per protocol (TCP gateways). */
+  readonly openByProtocol = new Map<string, number>();
+  /** Told of each committed batch: its rows and how long it took (ms); the Prometheus histograms listen. */
+  readonly batchListeners: ((rows: number, ms: number) => void)[] = [];
+
+  batchCommitted(rows: number, ms: number) {
+    this.batches++;
+    this.batchMs += ms;
+    this.committed += rows;
+    if (rows > this.maxBatchRows) this.maxBatchRows = rows;
+    for (const l of this.batchListeners) l(rows, ms);
+  }
+
+  connectionOpened(protocol: string) {
+    this.connectionsOpened++;
+    this.openByProtocol.set(protocol, (this.openByProtocol.get(protocol) ?? 0) + 1);
+  }
+
+  connectionClosed(protocol: string) {
+    this.connectionsClosed++;
+    this.openByProtocol.set(protocol, Math.max(0, (this.openByProtocol.get(protocol) ?? 1) - 1));
+  }
 
   snapshot(extra: Record<string, number> = {}) {
     return {

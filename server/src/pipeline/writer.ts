@@ -243,11 +243,8 @@ export class BatchWriter {
       } else this.refuse(groups[0]!, err as Error);
       return;
     }
-    this.metrics.batches++;
-    this.metrics.batchMs += performance.now() - started;
-    this.metrics.committed += rows;
     this.metrics.positions += batch.positions;
-    if (rows > this.metrics.maxBatchRows) this.metrics.maxBatchRows = rows;
+    this.metrics.batchCommitted(rows, performance.now() - started);
     try {
       this.opts.onCommitted(batch);
     } catch (err) {

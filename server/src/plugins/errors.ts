@@ -1,5 +1,6 @@
 // Turns every failure into the envelope of ARCHITECTURE.md: {State, Message (i18n key), Params,
-// Fields, Text (rendered in the caller's language)}. Validation failures list the fields at fault.
+// Fields, Text (rendered in the caller's language), RequestId (the reqId of the request's log lines)}.
+// Validation failures list the fields at fault.
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -9,7 +10,7 @@ import { requestLocale } from './calls.js';
 
 function send(request: FastifyRequest, reply: FastifyReply, state: number, key: string, params?: Record<string, unknown>, fields?: FieldError[]) {
   const locale = requestLocale(request);
-  const body: Record<string, unknown> = { State: state, Message: key, Text: translate(locale, key, params) };
+  const body: Record<string, unknown> = { State: state, Message: key, Text: translate(locale, key, params), RequestId: request.id };
   if (params) body.Params = params;
   if (fields?.length) {
     body.Fields = fields.map((f) => ({ ...f, Text: translate(locale, f.Message, f.Params) }));

@@ -20,6 +20,8 @@ export interface Bus {
   close(): Promise<void>;
   /** Resolves once the subscriptions made so far are active everywhere (Redis acknowledges). */
   ready?(): Promise<void>;
+  /** Whether the bus reaches the other processes now (readiness); absent for the in-process bus. */
+  connected?(): boolean;
 }
 
 export function createMemoryBus(): Bus {
@@ -93,6 +95,7 @@ export function createRedisBus(url: string, onError: (err: Error) => void = () =
     async ready() {
       await pending;
     },
+    connected: () => pub.status === 'ready' && sub.status === 'ready',
     async close() {
       local.removeAllListeners();
       remote.removeAllListeners();
