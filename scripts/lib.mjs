@@ -77,6 +77,31 @@ export function ensureChromium() {
   return found ?? '/usr/bin/chromium';
 }
 
+/**
+ * Debian's Prometheus for the test that scrapes a running platform with it. Installed when running as
+ * root; otherwise, or when the install fails, that test is skipped and says why.
+ */
+export function ensurePrometheus() {
+  const binary = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
+  if (existsSync(binary)) return binary;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.error('Prometheus is not installed (Debian package prometheus): its scrape test will be skipped.');
+    return undefined;
+  }
+  log('installing Debian prometheus for the metrics scrape test');
+  try {
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  } catch {
+    console.error('Installing prometheus failed: its scrape test will be skipped.');
+  }
+  return existsSync(binary) ? binary : undefined;
+}
+
 export function hasFonts() {
   try {
     return execFileSync('fc-list', [':lang=zh'], { encoding: 'utf8' }).trim().length > 0;
