@@ -24,6 +24,8 @@ export interface Database {
   close(): Promise<void>;
   /** Node-postgres pool when on PostgreSQL (COPY, LISTEN), undefined on PGlite. */
   pool?: import('pg').Pool;
+  /** PGlite only: its data directory as a gzipped tar (backup). */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -46,6 +48,10 @@ export async function openDatabase(opts: {
   poolSize?: number;
   /** Told when an idle pooled connection fails (the server restarted or ended it). */
   onConnectionError?: (err: Error) => void;
+  /** Apply the migrations of this build (default); false for backup and restore, which keep the database as it is. */
+  migrate?: boolean;
+  /** PGlite only: a data directory dump (dumpDataDir) to start the new database from (restore). */
+  loadDataDir?: Blob;
 }): Promise<Database> {
   if (opts.url) {
     const pg = await import('pg');
@@ -58,7 +64,7 @@ export async function openDatabase(opts: {
     // uncaught error and take the process down; the pool replaces the connection on next use.
     pool.on('error', (err) => opts.onConnectionError?.(err));
     const db = drizzle(pool, { schema }) as unknown as Db;
-    await migrate(drizzle(pool), { migrationsFolder: MIGRATIONS });
+    if (opts.migrate !== false) await migrate(drizzle(pool), { migrationsFolder: MIGRATIONS });
     return {
       db,
       kind: 'postgres',
@@ -97,11 +103,11 @@ export async function openDatabase(opts: {
   } else {
     const dir = path.resolve(opts.dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir, { parsers: { 20: (v: string) => Number(v) }, extensions: { pg_trgm } });
+    client = new PGlite(dir, { parsers: { 20: (v: string) => Number(v) }, extensions: { pg_trgm }, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   }
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
-  await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
+  if (opts.migrate !== false) await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
   return {
     db,
     kind: 'pglite',
@@ -111,6 +117,7 @@ export async function openDatabase(opts: {
     // PGlite runs one transaction at a time and holds other queries back until it ends.
     transaction: (fn) =>
       client.transaction((tx) => fn(async <T,>(text: string, params: unknown[] = []) => (await tx.query(text, params)).rows as T[])),
+    dumpDataDir: () => client.dumpDataDir('gzip'),
     close: () => client.close(),
   };
 }
