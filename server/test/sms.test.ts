@@ -34,14 +34,30 @@ describe.each(databases())('SMS service on %s', (kind) => {
   let agent: string;
   let operator: string;
   let agentId: number;
+  let gateway: Server;
+  const texts: { phone: string; text: string }[] = [];
   beforeAll(async () => {
-    p = await startTestPlatform(kind, { NOTICE_RETRY_BASE_MS: '100' });
+    // An SMS gateway of one's own that takes every text.
+    gateway = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        texts.push(JSON.parse(body));
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(gateway.address() as { port: number }).port}/sms`;
+    p = await startTestPlatform(kind, { NOTICE_RETRY_BASE_MS: '100', SMS_PROVIDER: 'http', SMS_HTTP_URL: url, OUTBOUND_ALLOW: '127.0.0.1/32' });
     admin = (await p.login()).token;
     agent = (await p.login('agent01')).token;
     operator = (await p.login('operator01')).token;
     agentId = await accountId(p, 'agent01');
   });
-  afterAll(() => p?.stop());
+  afterAll(async () => {
+    await p?.stop();
+    await new Promise<void>((r) => gateway.close(() => r()));
+  });
 
   const balance = async (token: string, userId: number) => {
     const r = await p.call('/User/AllSMSList', { UserId: userId }, token);
@@ -98,6 +114,7 @@ describe.each(databases())('SMS service on %s', (kind) => {
     expect(sms.body).toMatch(/raised/);
     expect(sent.find((r) => r.channel === 'email')!.recipient).toBe('nurse@example.com');
     expect((await balance(admin, agentId)).Remaining).toBe(before - sms.segments);
+    expect(texts).toContainEqual({ phone: '13800000001', text: sms.body });
 
     // Nothing left: the next alarm's text is refused and logged, the e-mail still goes.
     const left = (await balance(admin, agentId)).Remaining;
@@ -129,6 +146,37 @@ describe.each(databases())('SMS service on %s', (kind) => {
     expect(b.Used).toBe(0);
     expect(b.Remaining).toBe(b.Recharged);
     expect((await p.call('/User/synchronizationSMSData', {}, admin)).body).toMatchObject({ Refunded: 0, Corrected: 0 });
+  });
+});
+
+describe.each(databases())('the logging SMS provider on %s', (kind) => {
+  let p: TestPlatform;
+  afterAll(() => p?.stop());
+
+  it('records a text "logged, not sent" and charges nothing, even with a balance', async () => {
+    p = await startTestPlatform(kind, { SMS_PROVIDER: 'log' });
+    const admin = (await p.login()).token;
+    const clinicId = await accountId(p, 'clinic01');
+    const clinic = (await p.login('clinic01')).token;
+    await p.call('/User/actionSMSData', { UserId: clinicId, Count: 5 }, admin);
+    expect((await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Name: 'Son', Phone: '13800000009', Email: 'son@example.com' }, clinic)).body.State).toBe(200);
+    const d = await addDevice(p, 'clinic01', '865000000015009', 'Bed 9');
+    await deviceAlarm(p, d, 'sos');
+    const rows = await until(async () => {
+      const r = await notices(p, `imei = '${d.imei}'`);
+      return r.length === 2 && r.find((x) => x.channel === 'email')?.status === 'delivered' && r;
+    });
+    const sms = rows.find((r) => r.channel === 'sms')!;
+    expect(sms).toMatchObject({ status: 'logged', segments: 0, attempts: 0, recipient: '13800000009' });
+    expect(sms.body).toContain('Bed 9');
+    const [b] = await p.deps.database.query<Row>(`SELECT used, remaining FROM sms_balances WHERE account_id = $1`, [clinicId]);
+    expect(b).toEqual({ used: 0, remaining: 5 });
+    const changes = (await p.call('/SMS/Changes', {}, clinic)).body.Items;
+    expect(changes.map((c: Row) => c.Kind)).toEqual(['recharge']);
+    const records = (await p.call('/SMS/Records', { Channel: 'sms' }, clinic)).body;
+    expect(records.Items).toEqual([expect.objectContaining({ Status: 'logged', Imei: d.imei })]);
+    // Reconciling has nothing to give back for it.
+    expect((await p.call('/User/synchronizationSMSData', {}, admin)).body).toMatchObject({ Refunded: 0 });
   });
 });
 

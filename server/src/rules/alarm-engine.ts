@@ -28,6 +28,7 @@ import {
   type ThresholdSource,
 } from './alarm-rules.js';
 import { NOTICE_TOPICS, enqueueAlarmNotices } from '../modules/sms/notices.js';
+import { smsSends } from '../modules/sms/providers.js';
 import { PUSH_TOPICS, enqueuePush } from '../modules/push/outbox.js';
 
 /** Bus topics of the alarm area. */
@@ -564,7 +565,7 @@ export class AlarmEngine {
           }),
         };
       },
-    });
+    }, { sends: smsSends(this.deps.config) });
   }
 
   // ---- lookups ---------------------------------------------------------------------------------

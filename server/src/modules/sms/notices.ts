@@ -2,7 +2,9 @@
 // in the alarm's transaction, rendered in the language of the contact's account; an SMS is charged
 // to that account's balance there and then (per billed segment), or refused and logged when the
 // service is off or the balance does not cover it, and never sent. A text that finally fails is
-// refunded; delivery reports of the provider mark texts delivered or undelivered.
+// refunded; delivery reports of the provider mark texts delivered or undelivered. With the logging
+// provider (SMS_PROVIDER=log) nothing is sent: the text goes to the server log, its row is recorded
+// `logged` at once and nothing is charged.
 import type { Locale } from '@wt/contract';
 import { resolveLocale } from '@wt/contract';
 import type { QueryFn } from '../../db/client.js';
@@ -74,7 +76,7 @@ export interface AlarmNoticeInput {
  * Queues the notices of an alarm for the contacts of the device's account and the accounts above it
  * that want its type, in the alarm's transaction `q`. Returns how many rows will be delivered.
  */
-export async function enqueueAlarmNotices(q: QueryFn, log: AppDeps['log'], a: AlarmNoticeInput): Promise<number> {
+export async function enqueueAlarmNotices(q: QueryFn, log: AppDeps['log'], a: AlarmNoticeInput, sms: { sends: boolean } = { sends: true }): Promise<number> {
   const ids = pathIdsUpward(a.accountPath);
   if (!ids.length) return 0;
   const contacts = await q<Row>(
@@ -100,7 +102,14 @@ export async function enqueueAlarmNotices(q: QueryFn, log: AppDeps['log'], a: Al
       ]);
       queued++;
     }
-    if (Number(c.sms) === 1 && c.phone) {
+    if (Number(c.sms) === 1 && c.phone && !sms.sends) {
+      await q(
+        `INSERT INTO notice_outbox (channel, account_id, alarm_id, imei, recipient, subject, body, segments, status, done_at)
+         VALUES ('sms', $1, $2, $3, $4, $5, $6, 0, 'logged', now())`,
+        [accountId, a.alarmId, a.imei, c.phone, subject, text],
+      );
+      log.info({ phone: c.phone, text, accountId, alarmId: a.alarmId }, 'alarm SMS logged, not sent (SMS_PROVIDER=log)');
+    } else if (Number(c.sms) === 1 && c.phone) {
       const segments = smsSegments(text);
       const [n] = await q<Row>(
         `INSERT INTO notice_outbox (channel, account_id, alarm_id, imei, recipient, subject, body, segments) VALUES ('sms', $1, $2, $3, $4, $5, $6, $7) RETURNING id`,
