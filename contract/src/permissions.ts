@@ -311,6 +311,7 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   // Account administration beyond the console's calls.
   '/user/moveAccount': 'account.move',
   '/user/setAgentAuthorization': 'account.authorize',
+  '/user/setAccountDisabled': 'account.edit',
   '/user/agentAuthorize': 'account.authorize',
   // Operation log, platform info (white label), function switches.
   '/OperationLog/List': 'read',

@@ -69,6 +69,7 @@ function toRow(r: repo.AccountListRow, offsetMinutes: number): AccountRowInfo {
     CreateDT: formatDateTime(r.createdAt, offsetMinutes),
     AgentAuthorized: !!r.agentAuthorized,
     MustChangePassword: !!r.mustChangePassword,
+    Disabled: !!r.disabled,
   };
 }
 
@@ -352,6 +353,23 @@ export async function move(ctx: AuthedContext, b: Body<'/user/moveAccount'>) {
     Accounts: result.accounts,
     Devices: result.devices,
   };
+}
+
+/**
+ * Disables or enables a sub-account (an administrator above it, never one's own). Disabling ends
+ * its sessions at once, in every process, with their realtime connections; login is refused until
+ * it is enabled again. The accounts below it are not touched.
+ */
+export async function setDisabled(ctx: AuthedContext, b: Body<'/user/setAccountDisabled'>) {
+  const { db } = ctx.deps.database;
+  const target = await subAccount(ctx, b.UserId, 'account.disableSelf');
+  await db.execute(sql`UPDATE accounts SET disabled = ${b.Disabled}, updated_at = now() WHERE id = ${target.id}`);
+  if (b.Disabled) {
+    await revokeSessions(db, target.id);
+    ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: target.id } satisfies SessionsEndedEvent);
+  }
+  invalidateAccounts(ctx, [target.id]);
+  return { State: 200 as const, Item: await rowOf(ctx, target.id, (await self(ctx)).timeZoneOffset) };
 }
 
 // ---- agents --------------------------------------------------------------------------------------
