@@ -457,4 +457,19 @@ describe.each(databases())('account administration on %s', (kind) => {
       live.close();
     }
   });
+
+  it("refuses the view-only viewer01 a change of its own platform title, by either call, and keeps the rest of its profile editable", async () => {
+    const viewer = await p.login('viewer01');
+    const title = (await q<{ page_name: string }>(`SELECT page_name FROM accounts WHERE login_name = 'viewer01'`))[0]!.page_name;
+    const own = await p.call('/user/EditUserInfoForCurrentUser', { PageName: 'Hijacked title' }, viewer.token);
+    expect(own.body).toMatchObject({ State: 403, Message: 'permission.denied', Params: { code: 'platform.edit' } });
+    const profile = await p.call('/User/EditUserInfo', { PageName: 'Hijacked title' }, viewer.token);
+    expect(profile.body).toMatchObject({ State: 403, Params: { code: 'platform.edit' } });
+    expect((await q<{ page_name: string }>(`SELECT page_name FROM accounts WHERE login_name = 'viewer01'`))[0]!.page_name).toBe(title);
+    // The title sent unchanged is no change; the contact is its own to edit.
+    const contact = await p.call('/user/EditUserInfoForCurrentUser', { PageName: title, Contact: 'Fleet desk' }, viewer.token);
+    expect(contact.body).toMatchObject({ State: 200, Item: { Contact: 'Fleet desk' } });
+    // An account whose set has platform.edit changes its title.
+    expect((await p.call('/user/EditUserInfoForCurrentUser', { PageName: 'Agent portal' }, agent.token)).body).toMatchObject({ State: 200, Item: { PageName: 'Agent portal' } });
+  });
 });

@@ -32,6 +32,7 @@ import { removeAccountScenes } from '../scene/cleanup.js';
 import type { AccountFencesChangedEvent } from '../account-fence/routes.js';
 import { assignableSet, invalidateAccounts } from './access.js';
 import * as repo from './repo.js';
+import { requireAction } from '../../plugins/calls.js';
 
 type AccountNode = schemas.AccountNode;
 type AccountRowInfo = schemas.AccountRowInfo;
@@ -250,6 +251,8 @@ export async function editSelf(ctx: AuthedContext, b: Body<'/user/EditUserInfoFo
   if (changed.length) {
     throw new AppError(State.FORBIDDEN, 'account.ownAccessFixed', undefined, changed.map(([f]) => ({ Field: f, Message: 'account.ownAccessFixed' })));
   }
+  // The platform title is the platform's, not the profile's: changing it needs platform.edit.
+  if (b.PageName !== undefined && b.PageName !== me.pageName) requireAction(ctx.user, 'platform.edit', ctx.locale);
   await checkEmail(db, b.Email, me.id);
   await update(db, me.id, profileSet(b));
   return { State: 200 as const, Item: await rowOf(ctx, me.id, me.timeZoneOffset) };

@@ -24,6 +24,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { accountInScope, type AccountRow } from '../../lib/scope.js';
 import { randomToken, sha256, signAccessToken, signKnownBrowser, verifyKnownBrowser } from '../../lib/tokens.js';
 import * as repo from './repo.js';
+import { requireAction } from '../../plugins/calls.js';
 import { REALTIME_TOPICS, type SessionsEndedEvent } from '../../realtime/topics.js';
 
 const RESET_MINUTES = 30;
@@ -341,6 +342,8 @@ export async function updateProfile(ctx: AuthedContext, userId: number | undefin
   const { db } = ctx.deps.database;
   const account = await accountInScope(db, ctx.user, userId);
   const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as ProfileFields;
+  // The platform title is the platform's, not the profile's: changing it needs platform.edit.
+  if (set.pageName !== undefined && set.pageName !== account.pageName) requireAction(ctx.user, 'platform.edit', ctx.locale);
   if (set.email && set.email.toLowerCase() !== account.email.toLowerCase() && (await repo.emailTaken(db, set.email))) {
     throw conflict('auth.emailExists');
   }
