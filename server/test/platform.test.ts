@@ -179,6 +179,28 @@ describe.each(databases())('platform info and function switches on %s', (kind) =
     expect(batch.body.Fields[0]).toMatchObject({ Field: 'switchFunctionSendCmd', Message: 'platform.serviceSelf' });
   });
 
+  it('hides the pages of a display switch turned off: their calls are refused until it is on again', async () => {
+    const turn = (body: Record<string, number>) => p.call('/User/EditFunctionSwitches', body, tokens.agent01);
+    expect((await p.call('/health/HealthHasDataForUsers', {}, tokens.agent01)).body.State).toBe(200);
+    expect((await turn({ IsHealthData: 2, IsDataShow: 2 })).body.UserInfo).toMatchObject({ IsHealthData: 2, IsDataShow: 2 });
+    const off = await p.call('/health/HealthHasDataForUsers', {}, tokens.agent01, { 'accept-language': 'en' });
+    expect(off.body).toMatchObject({ State: 403, Message: 'platform.switchedOff', Params: { name: 'health data' } });
+    expect((await p.call('/User/adminPageAnalysis', { Days: 7 }, tokens.agent01)).body.Message).toBe('platform.switchedOff');
+    // Another account's switch is its own: clinic01 still reads its health data.
+    expect((await p.call('/health/HealthHasDataForUsers', {}, tokens.clinic01)).body.State).toBe(200);
+    await turn({ IsHealthData: 1, IsDataShow: 1 });
+    expect((await p.call('/health/HealthHasDataForUsers', {}, tokens.agent01)).body.State).toBe(200);
+  });
+
+  it('tells in settingFunction whether the account has the functional configuration page', async () => {
+    const info = async (token: string, id: number) => (await p.call('/User/UserInfo', { UserId: id }, token)).body.UserInfo;
+    expect((await info(tokens.admin, ids.admin)).settingFunction).toBe(1);
+    const [set] = await q<{ id: number }>(`INSERT INTO permission_sets (key, name, routes, actions, owner_id) VALUES ('devices-only', 'Devices only', '/devices/list', '', $1) RETURNING id`, [ids.admin]);
+    await q('UPDATE accounts SET permission_set_id = $1 WHERE id = $2', [set!.id, ids.operator01]);
+    expect((await info(tokens.admin, ids.operator01)).settingFunction).toBe(2);
+    await q('UPDATE accounts SET permission_set_id = NULL WHERE id = $1', [ids.operator01]);
+  });
+
   it('refuses platform edits and other accounts’ switches to a set without platform.edit and function.edit', async () => {
     const [set] = await q<{ id: number }>(
       `INSERT INTO permission_sets (owner_id, key, name, routes, actions) VALUES ($1, 'look', 'Look only', '', 'device.add') RETURNING id`,

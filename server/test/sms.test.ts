@@ -49,6 +49,8 @@ describe.each(databases())('SMS service on %s', (kind) => {
     await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(gateway.address() as { port: number }).port}/sms`;
     p = await startTestPlatform(kind, { NOTICE_RETRY_BASE_MS: '100', SMS_PROVIDER: 'http', SMS_HTTP_URL: url, OUTBOUND_ALLOW: '127.0.0.1/32' });
+    // The demo accounts' message service (a function switch granted from above) is on for these texts.
+    await p.deps.database.query(`UPDATE accounts SET is_send_message = 1 WHERE login_name <> 'operator01'`);
     admin = (await p.login()).token;
     agent = (await p.login('agent01')).token;
     operator = (await p.login('operator01')).token;
@@ -135,6 +137,22 @@ describe.each(databases())('SMS service on %s', (kind) => {
     expect((await p.call('/SMS/Records', {}, operator)).body.Total).toBe(0);
   });
 
+  it("refuses the text of an account whose message service is off, charging nothing, while the e-mail goes", async () => {
+    const operatorId = await accountId(p, 'operator01');
+    await p.call('/User/actionSMSData', { UserId: operatorId, Count: 5 }, admin);
+    expect((await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Name: 'Dispatcher', Phone: '13800000002', Email: 'dispatch@example.com' }, operator)).body.State).toBe(200);
+    const d = await addDevice(p, 'operator01', '865000000015002', 'Van 2');
+    const sent = texts.length;
+    await deviceAlarm(p, d, 'sos');
+    const rows = await until(async () => {
+      const r = await notices(p, `imei = '${d.imei}'`);
+      return r.length === 2 && r.find((x) => x.channel === 'email')?.status === 'delivered' && r;
+    });
+    expect(rows.find((r) => r.channel === 'sms')).toMatchObject({ status: 'refused', last_error: 'sms.refusedNoService', segments: 0, attempts: 0 });
+    expect(await balance(admin, operatorId)).toMatchObject({ Used: 0, Remaining: 5 });
+    expect(texts.slice(sent).filter((x) => x.phone === '13800000002')).toEqual([]);
+  });
+
   it('reconciles with the delivery reports: an undelivered text is refunded once, and drifted counts corrected', async () => {
     await p.call('/User/actionSMSData', { UserId: agentId, Count: 3 }, admin);
     const [sms] = await notices(p, `channel = 'sms' AND status = 'delivered' AND account_id = ${agentId}`);
@@ -155,6 +173,8 @@ describe.each(databases())('the logging SMS provider on %s', (kind) => {
 
   it('records a text "logged, not sent" and charges nothing, even with a balance', async () => {
     p = await startTestPlatform(kind, { SMS_PROVIDER: 'log' });
+    // The demo accounts' message service (a function switch granted from above) is on for these texts.
+    await p.deps.database.query(`UPDATE accounts SET is_send_message = 1 WHERE login_name <> 'operator01'`);
     const admin = (await p.login()).token;
     const clinicId = await accountId(p, 'clinic01');
     const clinic = (await p.login('clinic01')).token;
@@ -255,6 +275,8 @@ describe.each(databases())('alarm texts through SMPP on %s', (kind) => {
   beforeAll(async () => {
     smsc = await startSmsc({ stat: (d) => (d.endsWith('9') ? 'UNDELIV' : 'DELIVRD') });
     p = await startTestPlatform(kind, { SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, SMPP_SYSTEM_ID: 'wt', SMPP_PASSWORD: 'secret', SMPP_THROUGHPUT: '100' });
+    // The demo accounts' message service (a function switch granted from above) is on for these texts.
+    await p.deps.database.query(`UPDATE accounts SET is_send_message = 1 WHERE login_name <> 'operator01'`);
   });
   afterAll(async () => {
     await p?.stop();
@@ -352,6 +374,8 @@ describe('alarm notices across a restart (PGlite files)', () => {
     const gateway = `http://127.0.0.1:${(server.address() as { port: number }).port}/sms`;
     const env = { SMS_PROVIDER: 'http', SMS_HTTP_URL: gateway, NOTICE_RETRY_BASE_MS: '1500', OUTBOUND_ALLOW: '127.0.0.1/32' };
     const first = await startTestPlatform('pglite', env);
+    // The demo accounts' message service (a function switch granted from above) is on for these texts.
+    await first.deps.database.query(`UPDATE accounts SET is_send_message = 1 WHERE login_name <> 'operator01'`);
     dataDir = first.dataDir;
     const admin = (await first.login()).token;
     const clinicId = await accountId(first, 'clinic01');

@@ -184,3 +184,21 @@ describe('the menus an account may hide below it', () => {
     expect(listed.has('/inventory/list')).toBe(false);
   });
 });
+
+describe('display switches', () => {
+  const paths = (user: Parameters<typeof permittedRoutes>[0]) => {
+    const out: string[] = [];
+    const walk = (rs: ReturnType<typeof permittedRoutes>) => rs.forEach((r) => (out.push(r.fullPath), r.children && walk(r.children)));
+    walk(permittedRoutes(user));
+    return out;
+  };
+
+  it('hide the pages of indoor positioning, data display and health data when turned off, and only those', () => {
+    const on = paths({ UserType: 3, routes: '', PlatformAdmin: true, IsInnerDoor: 1, IsDataShow: 1, IsHealthData: 1 });
+    expect(on).toEqual(expect.arrayContaining(['/position/innerMap', '/dashboard', '/health/data']));
+    const off = paths({ UserType: 3, routes: '', PlatformAdmin: true, IsInnerDoor: 2, IsDataShow: 2, IsHealthData: 2 });
+    expect(off.filter((p) => p === '/dashboard' || p.startsWith('/position') || p.startsWith('/health'))).toEqual([]);
+    expect(on.filter((p) => !off.includes(p)).every((p) => p === '/dashboard' || p.startsWith('/position') || p.startsWith('/health'))).toBe(true);
+    expect(paths({ UserType: 3, routes: '', PlatformAdmin: true, IsHealthData: 2 })).toContain('/dashboard');
+  });
+});

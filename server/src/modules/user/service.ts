@@ -15,8 +15,12 @@ import {
   type Locale,
   translate,
   unstorableText,
+  visibleRoutePaths,
   type UserInfo,
 } from '@wt/contract';
+
+/** The functional configuration page, whose presence in an account's menu UserInfo.settingFunction tells. */
+const SETTING_FUNCTION_ROUTE = '/setting/setingfunction';
 import type { AuthedContext, CallContext } from '../../calls.js';
 import { AppError, conflict, tokenInvalid } from '../../lib/errors.js';
 import { ipLocationIn, ipLocationText } from '../../lib/iplocation.js';
@@ -241,7 +245,8 @@ export async function toUserInfo(ctx: CallContext, a: AccountRow): Promise<UserI
     isWeatherConfig: a.isWeatherConfig,
     isSendMsgByRole: a.isSendMsgByRole,
     isSendMessage: a.isSendMessage,
-    settingFunction: a.settingFunction,
+    // Whether the account has the functional configuration page (SPEC §2: tested for in its route list).
+    settingFunction: visibleRoutePaths(type, routes, isPlatformAdministrator(a)).has(SETTING_FUNCTION_ROUTE) ? 1 : 2,
     alarmSet: a.alarmSet,
     timeZoneOffset: a.timeZoneOffset,
     Language: a.language,
