@@ -115,7 +115,7 @@ export function AccountFormDialog({ state, onClose, onCreated }: { state: Accoun
         open
         title={t('accounts:form.mineTitle')}
         schema={schemas.editUserSelfRequest}
-        initial={mayEditPlatform ? { ...rest, PageName } : rest}
+        initial={(mayEditPlatform ? { ...rest, PageName } : rest) as typeof initial}
         fields={own}
         submit={(v) => call('/user/EditUserInfoForCurrentUser', v as never)}
         successMessage={t('accounts:saved')}
