@@ -108,7 +108,7 @@ export function AccountFormDialog({ state, onClose, onCreated }: { state: Accoun
   };
   if (mine) {
     // The platform title belongs to the platform: only with platform.edit (the server refuses it otherwise).
-    const own = mayEditPlatform ? profile : profile.filter((f) => f.name !== 'PageName');
+    const own = profile.map((f) => (f.name === 'PageName' ? { ...f, visible: mayEditPlatform } : f));
     const { PageName, ...rest } = initial;
     return (
       <FormDialog
