@@ -244,6 +244,7 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Push/DeleteCompany', area: 'push', permission: 'branchAdmin' },
   { path: '/user/moveAccount', area: 'user', permission: 'user', note: 'an account with its whole subtree under another parent of the subtree' },
   { path: '/user/setAgentAuthorization', area: 'user', permission: 'admin', note: 'grant or withdraw the agent-authorization flag' },
+  { path: '/user/setAccountDisabled', area: 'user', permission: 'branchAdmin', note: "disable or enable a sub-account: a disabled one's sessions and realtime connections end at once" },
   { path: '/user/agentAuthorize', area: 'user', permission: 'user', note: 'an authorized agent takes self-registered owners of the IMEIs it sold, with their devices' },
   { path: '/user/applyPermissionSet', area: 'user', permission: 'user', note: 'apply a permission set to oneself (SPEC §4 changing the role): answers a new token' },
   { path: '/OperationLog/List', area: 'user', permission: 'user', note: 'operation log of the subtree, searchable, paged' },

@@ -311,6 +311,7 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   // Account administration beyond the console's calls.
   '/user/moveAccount': 'account.move',
   '/user/setAgentAuthorization': 'account.authorize',
+  '/user/setAccountDisabled': 'account.edit',
   '/user/agentAuthorize': 'account.authorize',
   // Operation log, platform info (white label), function switches.
   '/OperationLog/List': 'read',
@@ -581,4 +582,32 @@ export function effectiveRoutes(userType: number, setRoutes: string | null | und
 /** UserInfo's Permissions: the granted actions, or ['*'] for every action. */
 export function permissionList(g: Grants): string[] {
   return g === 'all' ? ['*'] : ACTIONS.filter((a) => g.has(a));
+}
+
+/**
+ * Every route (groups and pages, full paths) an account sees in its menu, as the console's guard
+ * builds it: from its route list (a group is seen when one of its pages is) or, without one, from
+ * its user type's role; the platform's own pages only for the platform's administrators. The menus
+ * an account may hide from the accounts below it are these.
+ */
+export function visibleRoutePaths(userType: number, routes: string | null | undefined, platformAdmin: boolean): Set<string> {
+  const listed = new Set(parseList(routes).map((r) => (r.length > 1 ? r.replace(/\/$/, '') : r).toLowerCase()));
+  const open = listed.size ? null : new Set(roleRoutes(userType));
+  const out = new Set<string>();
+  const walk = (items: RouteDef[], base: string): boolean => {
+    let any = false;
+    for (const r of items) {
+      if (r.meta?.platform && !platformAdmin) continue;
+      const full = base ? joinPath(base, r.path) : r.path;
+      const kids = r.children && r.children.length > 0 ? walk(r.children, full) : false;
+      const seen = open ? open.has(full) && (!r.children?.length || kids) : kids || listed.has(full.toLowerCase());
+      if (seen) {
+        out.add(full);
+        any = true;
+      }
+    }
+    return any;
+  };
+  walk(PROTECTED_ROUTES, '');
+  return out;
 }

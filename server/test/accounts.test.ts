@@ -425,4 +425,51 @@ describe.each(databases())('account administration on %s', (kind) => {
     expect(none.status).toBe(400);
     expect(none.body.Fields[0]).toMatchObject({ Field: 'Imeis', Message: 'account.agentImeisRequired' });
   });
+
+  it('lets an administrator above disable a sub-account, ending its sessions and live connection at once, and enable it again', async () => {
+    const made = await create(agent.token, { LoginName: 'off01', Password: 'abc123' });
+    const offId = made.body.UserId as number;
+    const session = await p.login('off01', 'abc123');
+    const live = await RealtimeClient.connect(p.url, session.token, session.userId);
+    try {
+      // The agent above it is no administrator; nobody disables himself; the flag is required.
+      expect((await p.call('/user/setAccountDisabled', { UserId: offId, Disabled: true }, agent.token)).status).toBe(403);
+      expect((await p.call('/user/setAccountDisabled', { UserId: admin.userId, Disabled: true }, admin.token)).body).toMatchObject({ State: 403, Message: 'account.disableSelf' });
+      expect((await p.call('/user/setAccountDisabled', { UserId: offId }, admin.token)).body.Fields[0]).toMatchObject({ Field: 'Disabled', Message: 'validation.required' });
+      // Its token still works, until the administrator disables it.
+      expect((await p.call('/User/UserInfo', { UserId: offId }, session.token)).body.State).toBe(200);
+      const off = await p.call('/user/setAccountDisabled', { UserId: offId, Disabled: true }, admin.token);
+      expect(off.body).toMatchObject({ State: 200, Item: { LoginName: 'off01', Disabled: true } });
+      expect((await p.call('/User/UserInfo', { UserId: offId }, session.token)).body.State).toBe(1100);
+      await eventually(() => live.closed);
+      const login = await p.call('/User/Login', { LoginName: 'off01', Password: 'abc123' });
+      expect(login.body).toMatchObject({ Message: 'auth.accountDisabled' });
+      const listed = await p.call('/user/childrenUsers', { UserId: agent.userId, Keyword: 'off01' }, admin.token);
+      expect(listed.body.Items[0]).toMatchObject({ LoginName: 'off01', Disabled: true });
+      // Recorded in the operation log with who did it.
+      await p.app.oplog.flush();
+      const logged = (await p.call('/OperationLog/List', { Call: '/user/setAccountDisabled', Result: 'success' }, admin.token)).body.Items;
+      expect(logged).toEqual([expect.objectContaining({ LoginName: 'admin', Object: `UserId=${offId}` })]);
+
+      expect((await p.call('/user/setAccountDisabled', { UserId: offId, Disabled: false }, admin.token)).body.Item.Disabled).toBe(false);
+      expect((await p.login('off01', 'abc123')).token).toBeTruthy();
+    } finally {
+      live.close();
+    }
+  });
+
+  it("refuses the view-only viewer01 a change of its own platform title, by either call, and keeps the rest of its profile editable", async () => {
+    const viewer = await p.login('viewer01');
+    const title = (await q<{ page_name: string }>(`SELECT page_name FROM accounts WHERE login_name = 'viewer01'`))[0]!.page_name;
+    const own = await p.call('/user/EditUserInfoForCurrentUser', { PageName: 'Hijacked title' }, viewer.token);
+    expect(own.body).toMatchObject({ State: 403, Message: 'permission.denied', Params: { code: 'platform.edit' } });
+    const profile = await p.call('/User/EditUserInfo', { PageName: 'Hijacked title' }, viewer.token);
+    expect(profile.body).toMatchObject({ State: 403, Params: { code: 'platform.edit' } });
+    expect((await q<{ page_name: string }>(`SELECT page_name FROM accounts WHERE login_name = 'viewer01'`))[0]!.page_name).toBe(title);
+    // The title sent unchanged is no change; the contact is its own to edit.
+    const contact = await p.call('/user/EditUserInfoForCurrentUser', { PageName: title, Contact: 'Fleet desk' }, viewer.token);
+    expect(contact.body).toMatchObject({ State: 200, Item: { Contact: 'Fleet desk' } });
+    // An account whose set has platform.edit changes its title.
+    expect((await p.call('/user/EditUserInfoForCurrentUser', { PageName: 'Agent portal' }, agent.token)).body).toMatchObject({ State: 200, Item: { PageName: 'Agent portal' } });
+  });
 });

@@ -91,6 +91,32 @@ describe.each(databases())('alarms on %s', (kind) => {
     expect(foreign.body.State).toBe(404);
   });
 
+  it("evaluates the alarm types' threshold ranges as the defaults, a device's own thresholds taking precedence", async () => {
+    const types = (await p.call('/ExceptionMessage/ExcdeptionListWhitoutCode', {}, admin)).body.Items as Record<string, any>[];
+    const high = types.find((t) => t.Code === C.heartRateHigh)!;
+    const save = (max: number) => {
+      const { Id, Code, NameZh, NameEn, DescriptionZh, DescriptionEn, Category, Level, MinValue, RingType, PagePush, Enabled } = high;
+      return p.call('/ExceptionMessage/saveExceptionType', { Id, Code, NameZh, NameEn, DescriptionZh, DescriptionEn, Category, Level, MinValue, MaxValue: max, RingType, PagePush, Enabled }, admin);
+    };
+    // viewer01's tree has no thresholds of its own: the defaults apply.
+    const plain = await addDevice(p, 'viewer01', '865000000009011', 'Truck 1');
+    const own = await addDevice(p, 'viewer01', '865000000009012', 'Truck 2');
+    expect((await p.call('/ExceptionMessage/actionThresholdValue', { DeviceId: own.id, heartRateMin: 40, heartRateMax: 150 }, admin)).body.State).toBe(200);
+    try {
+      expect((await save(100)).body.State).toBe(200);
+      const shown = await p.call('/ExceptionMessage/allExceptionThreshold', { DeviceId: plain.id }, admin);
+      expect(shown.body).toMatchObject({ Source: 'default', Item: { heartRateMax: 100, heartRateMin: 50 } });
+      await healthReading(p, plain, { heartRate: 110 });
+      await healthReading(p, own, { heartRate: 110 });
+      expect((await records(admin, { Type: C.heartRateHigh, DeviceId: plain.id })).Items).toEqual([expect.objectContaining({ Value: 110 })]);
+      expect((await records(admin, { Type: C.heartRateHigh, DeviceId: own.id })).Total).toBe(0);
+    } finally {
+      expect((await save(120)).body.State).toBe(200);
+    }
+    const back = await p.call('/ExceptionMessage/allExceptionThreshold', { DeviceId: plain.id }, admin);
+    expect(back.body.Item.heartRateMax).toBe(120);
+  });
+
   it('raises device and account fence alarms from the transition sources', async () => {
     p.deps.bus.publish(ALARM_TOPICS.deviceFence, { deviceId: watch.id, fenceId: 7, kind: 'exit', time: new Date().toISOString(), lat: 22.5, lon: 113.9, accountPath: watch.accountPath, fenceName: 'Home' });
     p.deps.bus.publish(ALARM_TOPICS.accountFence, { deviceId: watch.id, fenceId: 3, kind: 'enter', time: new Date().toISOString(), lat: 22.5, lon: 113.9, accountPath: watch.accountPath });

@@ -161,4 +161,21 @@ describe.each(databases())('operation log on %s', (kind) => {
     expect(nul?.object).toBe('Title=NulTitle; Key=nulkey');
     expect(await q(`SELECT 1 FROM operation_logs WHERE object = 'Key=poison'`)).toHaveLength(0);
   });
+
+  it('records no send for a server-address or message preview that was not confirmed; the confirmed send is', async () => {
+    const previews = [
+      ['/Command/sendIPInfoByUserId', { UserId: ids.clinic01, Host: 'gw9.example.com', Port: 7701, Preview: true }],
+      ['/Message/Preview', { UserIds: [ids.clinic01] }],
+    ] as const;
+    for (const [call, body] of previews) expect((await p.call(call, body, tokens.agent01)).body.State).toBe(200);
+    const before = (await list(tokens.agent01, { Call: '/Command/sendIPInfoByUserId' })).body;
+    expect(before.Total).toBe(0);
+    expect((await list(tokens.agent01, { Call: '/Message/Preview' })).body.Total).toBe(0);
+    // A preview refused still is (it named the failure); the send itself is recorded.
+    expect((await p.call('/Command/sendIPInfoByUserId', { UserId: ids.clinic01, Host: 'gw9.example.com', Port: 0, Preview: true }, tokens.agent01)).status).toBe(400);
+    expect((await p.call('/Command/sendIPInfoByUserId', { UserId: ids.clinic01, Host: 'gw9.example.com', Port: 7701 }, tokens.agent01)).body.State).toBe(200);
+    const after = (await list(tokens.agent01, { Call: '/Command/sendIPInfoByUserId' })).body.Items;
+    expect(after.map((e: { State: number }) => e.State)).toEqual([0, 400]);
+  });
+
 });

@@ -42,21 +42,21 @@ describe.each(databases())('platform info and function switches on %s', (kind) =
   const brandBody = { Title: 'Agent One Care', PageTitle: 'Agent One', CompanyName: 'Agent One Ltd', Phone: '+86 755 1234567', Email: 'care@agent.example', Address: 'Shenzhen', Key: 'agent-one', HostName: 'care.agent.example' };
 
   it('saves an agent’s brand; its sub-account inherits it, and the menus it hides are hidden below it only', async () => {
-    const saved = await p.call('/Platform/Save', { ...brandBody, HiddenMenus: ['/inventory/list'] }, tokens.agent01);
+    const saved = await p.call('/Platform/Save', { ...brandBody, HiddenMenus: ['/alarm/record'] }, tokens.agent01);
     expect(saved.status).toBe(200);
-    expect(saved.body.Own).toMatchObject({ UserId: ids.agent01, Key: 'agent-one', HostName: 'care.agent.example', Title: 'Agent One Care', HiddenMenus: ['/inventory/list'] });
+    expect(saved.body.Own).toMatchObject({ UserId: ids.agent01, Key: 'agent-one', HostName: 'care.agent.example', Title: 'Agent One Care', HiddenMenus: ['/alarm/record'] });
     expect(saved.body.HiddenMenus).toEqual([]);
 
     const clinic = (await p.call('/Platform/Info', {}, tokens.clinic01)).body;
     expect(clinic.Own).toBeNull();
     expect(clinic.Effective).toMatchObject({ Title: 'Agent One Care', PageTitle: 'Agent One', OwnerId: ids.agent01, OwnerLoginName: 'agent01' });
-    expect(clinic.HiddenMenus).toEqual(['/inventory/list']);
+    expect(clinic.HiddenMenus).toEqual(['/alarm/record']);
 
     // A brand of its own wins over the inherited one; the hidden menus from above still apply.
     await p.call('/Platform/Save', { Title: 'Sunny Clinic' }, tokens.clinic01);
     const own = (await p.call('/Platform/Info', {}, tokens.clinic01)).body;
     expect(own.Effective).toMatchObject({ Title: 'Sunny Clinic', OwnerId: ids.clinic01 });
-    expect(own.HiddenMenus).toEqual(['/inventory/list']);
+    expect(own.HiddenMenus).toEqual(['/alarm/record']);
     await q('DELETE FROM platform_brands WHERE account_id = $1', [ids.clinic01]);
 
     // The sibling sees nothing of it, and cannot read or write the agent's.
@@ -93,6 +93,12 @@ describe.each(databases())('platform info and function switches on %s', (kind) =
     const menu = await p.call('/Platform/Save', { Title: 'x', HiddenMenus: ['/no/such/page'] }, tokens.operator01);
     expect(menu.body.Fields[0]).toMatchObject({ Field: 'HiddenMenus.0', Message: 'platform.menuUnknown', Params: { route: '/no/such/page' } });
     expect(await q('SELECT 1 FROM platform_brands WHERE account_id = $1', [ids.operator01])).toHaveLength(0);
+    // Only a menu the account sees itself can be hidden below it: the inventory is the administrators'.
+    const adminOnly = await p.call('/Platform/Save', { ...brandBody, HiddenMenus: ['/alarm/record', '/inventory/list'] }, tokens.agent01);
+    expect(adminOnly.body.Fields[0]).toMatchObject({ Field: 'HiddenMenus.1', Message: 'platform.menuNotVisible', Params: { route: '/inventory/list' } });
+    expect((await q<{ hidden_menus: string }>('SELECT hidden_menus FROM platform_brands WHERE account_id = $1', [ids.agent01]))[0]!.hidden_menus).toBe('/alarm/record');
+    // Nor can an administrator above hide it on the agent's platform: the menus offered are the agent's.
+    expect((await p.call('/Platform/Save', { ...brandBody, UserId: ids.agent01, HiddenMenus: ['/inventory/list'] }, tokens.admin)).body.Fields[0]).toMatchObject({ Message: 'platform.menuNotVisible' });
     // Its own key again is no conflict; a freed key is free again.
     expect((await p.call('/Platform/Save', { ...brandBody, Key: 'agent-one' }, tokens.agent01)).status).toBe(200);
   });
@@ -119,7 +125,10 @@ describe.each(databases())('platform info and function switches on %s', (kind) =
     ] as const) {
       const r = await p.call('/Platform/UploadIcon', { Data: `data:image/png;base64,${b64(bytes)}`, FileName: 'logo.png' }, tokens.agent01);
       expect(r.status).toBe(400);
-      expect(r.body.Fields[0]).toMatchObject({ Field: 'Data', Message: key });
+      // The message is about the icon the user chose; the call's internal field is not named.
+      expect(r.body).toMatchObject({ Message: key });
+      expect(r.body.Fields).toBeUndefined();
+      expect(r.body.Text).not.toContain('Data');
     }
     expect(readDir()).toEqual([path.basename(ico.body.IconUrl)]);
     expect((await fetch(`${p.url}/api/brand/icon/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
@@ -168,6 +177,28 @@ describe.each(databases())('platform info and function switches on %s', (kind) =
     // The platform form's batch-command switch follows the same rule.
     const batch = await p.call('/Platform/Save', { ...brandBody, switchFunctionSendCmd: 1 }, tokens.agent01);
     expect(batch.body.Fields[0]).toMatchObject({ Field: 'switchFunctionSendCmd', Message: 'platform.serviceSelf' });
+  });
+
+  it('hides the pages of a display switch turned off: their calls are refused until it is on again', async () => {
+    const turn = (body: Record<string, number>) => p.call('/User/EditFunctionSwitches', body, tokens.agent01);
+    expect((await p.call('/health/HealthHasDataForUsers', {}, tokens.agent01)).body.State).toBe(200);
+    expect((await turn({ IsHealthData: 2, IsDataShow: 2 })).body.UserInfo).toMatchObject({ IsHealthData: 2, IsDataShow: 2 });
+    const off = await p.call('/health/HealthHasDataForUsers', {}, tokens.agent01, { 'accept-language': 'en' });
+    expect(off.body).toMatchObject({ State: 403, Message: 'platform.switchedOff', Params: { name: 'health data' } });
+    expect((await p.call('/User/adminPageAnalysis', { Days: 7 }, tokens.agent01)).body.Message).toBe('platform.switchedOff');
+    // Another account's switch is its own: clinic01 still reads its health data.
+    expect((await p.call('/health/HealthHasDataForUsers', {}, tokens.clinic01)).body.State).toBe(200);
+    await turn({ IsHealthData: 1, IsDataShow: 1 });
+    expect((await p.call('/health/HealthHasDataForUsers', {}, tokens.agent01)).body.State).toBe(200);
+  });
+
+  it('tells in settingFunction whether the account has the functional configuration page', async () => {
+    const info = async (token: string, id: number) => (await p.call('/User/UserInfo', { UserId: id }, token)).body.UserInfo;
+    expect((await info(tokens.admin, ids.admin)).settingFunction).toBe(1);
+    const [set] = await q<{ id: number }>(`INSERT INTO permission_sets (key, name, routes, actions, owner_id) VALUES ('devices-only', 'Devices only', '/devices/list', '', $1) RETURNING id`, [ids.admin]);
+    await q('UPDATE accounts SET permission_set_id = $1 WHERE id = $2', [set!.id, ids.operator01]);
+    expect((await info(tokens.admin, ids.operator01)).settingFunction).toBe(2);
+    await q('UPDATE accounts SET permission_set_id = NULL WHERE id = $1', [ids.operator01]);
   });
 
   it('refuses platform edits and other accounts’ switches to a set without platform.edit and function.edit', async () => {

@@ -34,14 +34,32 @@ describe.each(databases())('SMS service on %s', (kind) => {
   let agent: string;
   let operator: string;
   let agentId: number;
+  let gateway: Server;
+  const texts: { phone: string; text: string }[] = [];
   beforeAll(async () => {
-    p = await startTestPlatform(kind, { NOTICE_RETRY_BASE_MS: '100' });
+    // An SMS gateway of one's own that takes every text.
+    gateway = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        texts.push(JSON.parse(body));
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(gateway.address() as { port: number }).port}/sms`;
+    p = await startTestPlatform(kind, { NOTICE_RETRY_BASE_MS: '100', SMS_PROVIDER: 'http', SMS_HTTP_URL: url, OUTBOUND_ALLOW: '127.0.0.1/32' });
+    // The demo accounts' message service (a function switch granted from above) is on for these texts.
+    await p.deps.database.query(`UPDATE accounts SET is_send_message = 1 WHERE login_name <> 'operator01'`);
     admin = (await p.login()).token;
     agent = (await p.login('agent01')).token;
     operator = (await p.login('operator01')).token;
     agentId = await accountId(p, 'agent01');
   });
-  afterAll(() => p?.stop());
+  afterAll(async () => {
+    await p?.stop();
+    await new Promise<void>((r) => gateway.close(() => r()));
+  });
 
   const balance = async (token: string, userId: number) => {
     const r = await p.call('/User/AllSMSList', { UserId: userId }, token);
@@ -98,6 +116,7 @@ describe.each(databases())('SMS service on %s', (kind) => {
     expect(sms.body).toMatch(/raised/);
     expect(sent.find((r) => r.channel === 'email')!.recipient).toBe('nurse@example.com');
     expect((await balance(admin, agentId)).Remaining).toBe(before - sms.segments);
+    expect(texts).toContainEqual({ phone: '13800000001', text: sms.body });
 
     // Nothing left: the next alarm's text is refused and logged, the e-mail still goes.
     const left = (await balance(admin, agentId)).Remaining;
@@ -118,6 +137,22 @@ describe.each(databases())('SMS service on %s', (kind) => {
     expect((await p.call('/SMS/Records', {}, operator)).body.Total).toBe(0);
   });
 
+  it("refuses the text of an account whose message service is off, charging nothing, while the e-mail goes", async () => {
+    const operatorId = await accountId(p, 'operator01');
+    await p.call('/User/actionSMSData', { UserId: operatorId, Count: 5 }, admin);
+    expect((await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Name: 'Dispatcher', Phone: '13800000002', Email: 'dispatch@example.com' }, operator)).body.State).toBe(200);
+    const d = await addDevice(p, 'operator01', '865000000015002', 'Van 2');
+    const sent = texts.length;
+    await deviceAlarm(p, d, 'sos');
+    const rows = await until(async () => {
+      const r = await notices(p, `imei = '${d.imei}'`);
+      return r.length === 2 && r.find((x) => x.channel === 'email')?.status === 'delivered' && r;
+    });
+    expect(rows.find((r) => r.channel === 'sms')).toMatchObject({ status: 'refused', last_error: 'sms.refusedNoService', segments: 0, attempts: 0 });
+    expect(await balance(admin, operatorId)).toMatchObject({ Used: 0, Remaining: 5 });
+    expect(texts.slice(sent).filter((x) => x.phone === '13800000002')).toEqual([]);
+  });
+
   it('reconciles with the delivery reports: an undelivered text is refunded once, and drifted counts corrected', async () => {
     await p.call('/User/actionSMSData', { UserId: agentId, Count: 3 }, admin);
     const [sms] = await notices(p, `channel = 'sms' AND status = 'delivered' AND account_id = ${agentId}`);
@@ -129,6 +164,39 @@ describe.each(databases())('SMS service on %s', (kind) => {
     expect(b.Used).toBe(0);
     expect(b.Remaining).toBe(b.Recharged);
     expect((await p.call('/User/synchronizationSMSData', {}, admin)).body).toMatchObject({ Refunded: 0, Corrected: 0 });
+  });
+});
+
+describe.each(databases())('the logging SMS provider on %s', (kind) => {
+  let p: TestPlatform;
+  afterAll(() => p?.stop());
+
+  it('records a text "logged, not sent" and charges nothing, even with a balance', async () => {
+    p = await startTestPlatform(kind, { SMS_PROVIDER: 'log' });
+    // The demo accounts' message service (a function switch granted from above) is on for these texts.
+    await p.deps.database.query(`UPDATE accounts SET is_send_message = 1 WHERE login_name <> 'operator01'`);
+    const admin = (await p.login()).token;
+    const clinicId = await accountId(p, 'clinic01');
+    const clinic = (await p.login('clinic01')).token;
+    await p.call('/User/actionSMSData', { UserId: clinicId, Count: 5 }, admin);
+    expect((await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Name: 'Son', Phone: '13800000009', Email: 'son@example.com' }, clinic)).body.State).toBe(200);
+    const d = await addDevice(p, 'clinic01', '865000000015009', 'Bed 9');
+    await deviceAlarm(p, d, 'sos');
+    const rows = await until(async () => {
+      const r = await notices(p, `imei = '${d.imei}'`);
+      return r.length === 2 && r.find((x) => x.channel === 'email')?.status === 'delivered' && r;
+    });
+    const sms = rows.find((r) => r.channel === 'sms')!;
+    expect(sms).toMatchObject({ status: 'logged', segments: 0, attempts: 0, recipient: '13800000009' });
+    expect(sms.body).toContain('Bed 9');
+    const [b] = await p.deps.database.query<Row>(`SELECT used, remaining FROM sms_balances WHERE account_id = $1`, [clinicId]);
+    expect(b).toEqual({ used: 0, remaining: 5 });
+    const changes = (await p.call('/SMS/Changes', {}, clinic)).body.Items;
+    expect(changes.map((c: Row) => c.Kind)).toEqual(['recharge']);
+    const records = (await p.call('/SMS/Records', { Channel: 'sms' }, clinic)).body;
+    expect(records.Items).toEqual([expect.objectContaining({ Status: 'logged', Imei: d.imei })]);
+    // Reconciling has nothing to give back for it.
+    expect((await p.call('/User/synchronizationSMSData', {}, admin)).body).toMatchObject({ Refunded: 0 });
   });
 });
 
@@ -207,6 +275,8 @@ describe.each(databases())('alarm texts through SMPP on %s', (kind) => {
   beforeAll(async () => {
     smsc = await startSmsc({ stat: (d) => (d.endsWith('9') ? 'UNDELIV' : 'DELIVRD') });
     p = await startTestPlatform(kind, { SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, SMPP_SYSTEM_ID: 'wt', SMPP_PASSWORD: 'secret', SMPP_THROUGHPUT: '100' });
+    // The demo accounts' message service (a function switch granted from above) is on for these texts.
+    await p.deps.database.query(`UPDATE accounts SET is_send_message = 1 WHERE login_name <> 'operator01'`);
   });
   afterAll(async () => {
     await p?.stop();
@@ -304,6 +374,8 @@ describe('alarm notices across a restart (PGlite files)', () => {
     const gateway = `http://127.0.0.1:${(server.address() as { port: number }).port}/sms`;
     const env = { SMS_PROVIDER: 'http', SMS_HTTP_URL: gateway, NOTICE_RETRY_BASE_MS: '1500', OUTBOUND_ALLOW: '127.0.0.1/32' };
     const first = await startTestPlatform('pglite', env);
+    // The demo accounts' message service (a function switch granted from above) is on for these texts.
+    await first.deps.database.query(`UPDATE accounts SET is_send_message = 1 WHERE login_name <> 'operator01'`);
     dataDir = first.dataDir;
     const admin = (await first.login()).token;
     const clinicId = await accountId(first, 'clinic01');

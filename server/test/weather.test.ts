@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWatchFrame, watchContent } from '@wt/protocols';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { connectWatch, eventually } from './gateway-helpers.js';
-import { account, addDevices } from './monitor-fixtures.js';
+import { account, addAccount, addDevices } from './monitor-fixtures.js';
 import { dailyWeather } from '../src/modules/message/weather.js';
 
 type Row = Record<string, any>;
@@ -24,7 +24,12 @@ describe.each(databases())('weather push on %s', (kind) => {
       const q = new URL(req.url!, 'http://x').searchParams;
       asked.push(q);
       res.setHeader('content-type', 'application/json');
-      // Rain north of 30°, otherwise a clear day.
+      // No forecast south of 40°S; rain north of 30°, otherwise a clear day.
+      if (Number(q.get('latitude')) < -40) {
+        res.statusCode = 503;
+        res.end('{}');
+        return;
+      }
       const north = Number(q.get('latitude')) > 30;
       res.end(JSON.stringify({ latitude: Number(q.get('latitude')), daily_units: { temperature_2m_max: '°C' }, daily: { time: ['2026-11-26'], weather_code: [north ? 63 : 0], temperature_2m_max: [north ? 8.4 : 24.6], temperature_2m_min: [north ? 1.2 : 17.5] } }));
     });
@@ -91,5 +96,21 @@ describe.each(databases())('weather push on %s', (kind) => {
     expect(sends.length - before).toBe(2);
     expect(sends.at(-1)).toMatchObject({ account_id: clinic.id });
     expect(sends.at(-1)!.total).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses a send that would reach no device, with the reason, and records no send', async () => {
+    const sends = async () => (await p.deps.database.query<Row>(`SELECT count(*)::int AS n FROM message_sends WHERE kind = 'weather'`))[0]!.n;
+    const before = await sends();
+    await p.deps.database.query(`UPDATE accounts SET is_weather_config = 1 WHERE login_name = 'admin'`);
+    const unplaced = await addAccount(p, 'admin', 'weather-unplaced');
+    await addDevices(p, 'weather-unplaced', [{ name: 'Never located' }]);
+    const none = await p.call('/Command/sendWeatherAllDevice', { UserId: unplaced.id }, admin);
+    expect(none.body).toMatchObject({ State: 400, Message: 'weather.noDevices', Params: { total: 1, noPosition: 1, unsupported: 0 } });
+
+    const far = await addAccount(p, 'admin', 'weather-far');
+    await addDevices(p, 'weather-far', [{ name: 'Antarctic', lat: -70.1, lon: 10.2 }]);
+    const noForecast = await p.call('/Command/sendWeatherAllDevice', { UserId: far.id }, admin);
+    expect(noForecast.body).toMatchObject({ State: 400, Message: 'weather.noForecast', Params: { count: 1 } });
+    expect(await sends()).toBe(before);
   });
 });

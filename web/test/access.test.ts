@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROLE_LABELS, type RoleLabel } from '@wt/contract';
+import { ROLE_LABELS, visibleRoutePaths, type RoleLabel } from '@wt/contract';
 import {
   buildMenu,
   filterByRoles,
@@ -158,5 +158,47 @@ describe('menu', () => {
   it('nests groups with several children', () => {
     const alarm = adminMenu.find((m) => m.key === '/alarm');
     expect(alarm?.children?.map((c) => c.key)).toEqual(['/alarm/rule', '/alarm/record', '/alarm/alarmSetting']);
+  });
+});
+
+describe('the menus an account may hide below it', () => {
+  const collect = (routes: ReturnType<typeof permittedRoutes>, out = new Set<string>()) => {
+    for (const r of routes) {
+      if (r.fullPath !== '*') out.add(r.fullPath);
+      if (r.children) collect(r.children, out);
+    }
+    return out;
+  };
+
+  it('are the routes its own menu shows: by role, by route list, platform pages for platform administrators only', () => {
+    const agent = visibleRoutePaths(1, '', false);
+    expect(agent.has('/alarm/record')).toBe(true);
+    expect(agent.has('/inventory/list')).toBe(false);
+    expect(agent.has('/model/list')).toBe(false);
+    expect(agent).toEqual(collect(permittedRoutes({ UserType: 1, routes: '', PlatformAdmin: false })));
+    const root = visibleRoutePaths(3, '', true);
+    expect(root.has('/inventory/list')).toBe(true);
+    expect(root).toEqual(collect(permittedRoutes({ UserType: 3, routes: '', PlatformAdmin: true })));
+    const listed = visibleRoutePaths(1, '/devices/list,/alarm/record', false);
+    expect(listed).toEqual(collect(permittedRoutes({ UserType: 1, routes: '/devices/list,/alarm/record', PlatformAdmin: false })));
+    expect(listed.has('/inventory/list')).toBe(false);
+  });
+});
+
+describe('display switches', () => {
+  const paths = (user: Parameters<typeof permittedRoutes>[0]) => {
+    const out: string[] = [];
+    const walk = (rs: ReturnType<typeof permittedRoutes>) => rs.forEach((r) => (out.push(r.fullPath), r.children && walk(r.children)));
+    walk(permittedRoutes(user));
+    return out;
+  };
+
+  it('hide the pages of indoor positioning, data display and health data when turned off, and only those', () => {
+    const on = paths({ UserType: 3, routes: '', PlatformAdmin: true, IsInnerDoor: 1, IsDataShow: 1, IsHealthData: 1 });
+    expect(on).toEqual(expect.arrayContaining(['/position/innerMap', '/dashboard', '/health/data']));
+    const off = paths({ UserType: 3, routes: '', PlatformAdmin: true, IsInnerDoor: 2, IsDataShow: 2, IsHealthData: 2 });
+    expect(off.filter((p) => p === '/dashboard' || p.startsWith('/position') || p.startsWith('/health'))).toEqual([]);
+    expect(on.filter((p) => !off.includes(p)).every((p) => p === '/dashboard' || p.startsWith('/position') || p.startsWith('/health'))).toBe(true);
+    expect(paths({ UserType: 3, routes: '', PlatformAdmin: true, IsHealthData: 2 })).toContain('/dashboard');
   });
 });

@@ -87,6 +87,8 @@ export const accountRowSchema = z.object({
   CreateDT: z.string(),
   AgentAuthorized: z.boolean(),
   MustChangePassword: z.boolean(),
+  /** Disabled by an administrator above it: it cannot log in, and its sessions ended. */
+  Disabled: z.boolean(),
 });
 export type AccountRowInfo = z.infer<typeof accountRowSchema>;
 
@@ -171,6 +173,8 @@ export const moveAccountRequest = z.object({
 });
 export const moveAccountResponse = ok({ Item: accountRowSchema, Accounts: z.number().describe('accounts moved, the account included'), Devices: z.number() });
 
+export const setAccountDisabledRequest = z.object({ UserId: id, Disabled: z.boolean({ error: 'validation.required' }) });
+
 export const setAgentAuthorizationRequest = z.object({ UserId: id, AgentAuthorized: z.boolean({ error: 'validation.required' }) });
 
 /**
@@ -227,5 +231,6 @@ export const accountSchemas = {
   '/user/removeUserById': { request: removeUserRequest, response: ok({ Message: z.string().optional() }) },
   '/user/moveAccount': { request: moveAccountRequest, response: moveAccountResponse },
   '/user/setAgentAuthorization': { request: setAgentAuthorizationRequest, response: accountResponse },
+  '/user/setAccountDisabled': { request: setAccountDisabledRequest, response: accountResponse },
   '/user/agentAuthorize': { request: agentAuthorizeRequest, response: agentAuthorizeResponse },
 } as const;

@@ -47,7 +47,8 @@ export const smsSyncResponse = ok({
 });
 
 export const NOTICE_CHANNELS = ['sms', 'email'] as const;
-export const NOTICE_STATUSES = ['pending', 'sent', 'delivered', 'undelivered', 'failed', 'refused'] as const;
+/** `logged`: the SMS provider only writes texts to the server log (SMS_PROVIDER=log); nothing was sent or charged. */
+export const NOTICE_STATUSES = ['pending', 'sent', 'delivered', 'undelivered', 'failed', 'refused', 'logged'] as const;
 
 export const noticeSchema = z.object({
   Id: z.number(),

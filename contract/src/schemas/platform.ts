@@ -111,6 +111,25 @@ export const brandResponse = ok({ Item: brandSchema.nullable() });
 
 /** Switches an account turns for itself (SPEC §3 User state): how the console shows things. */
 export const DISPLAY_SWITCHES = ['switchAnimation', 'IsShowMonitorFence', 'IsInnerDoor', 'IsDataShow', 'IsHealthData'] as const;
+/**
+ * What a display switch turned off (2) hides from its account: the console's pages under `routes`
+ * (menu and guard), and the calls that read their data, which the server refuses.
+ */
+export const DISPLAY_SWITCH_SCOPE = {
+  IsInnerDoor: {
+    column: 'is_inner_door',
+    routes: ['/position'],
+    calls: ['/Scene/sceneInfoByMonitorForServer', '/Scene/deviceHistoryForScene'],
+  },
+  IsDataShow: { column: 'is_data_show', routes: ['/dashboard'], calls: ['/User/adminPageAnalysis', '/User/allAdminCount'] },
+  IsHealthData: {
+    column: 'is_health_data',
+    routes: ['/health'],
+    calls: ['/health/GetHealth2', '/health/HealthHasDataForDevice', '/health/HealthHasDataForUsers', '/Device/allHealthDataPage'],
+  },
+} as const satisfies Record<string, { column: string; routes: readonly string[]; calls: readonly string[] }>;
+export type PageSwitch = keyof typeof DISPLAY_SWITCH_SCOPE;
+
 /** Services an ancestor with function.edit grants: never more than it has itself. */
 export const SERVICE_SWITCHES = ['switchFunctionSendCmd', 'isWeatherConfig', 'isSendMsgByRole', 'isSendMessage'] as const;
 export type FunctionSwitch = (typeof DISPLAY_SWITCHES)[number] | (typeof SERVICE_SWITCHES)[number];

@@ -62,6 +62,7 @@ export const userInfoSchema = z.object({
   isWeatherConfig: z.number(),
   isSendMsgByRole: z.number(),
   isSendMessage: z.number(),
+  /** 1 when the account's menu has the functional configuration page (/setting/setingfunction), else 2. */
   settingFunction: z.number(),
   alarmSet: z.number(),
   timeZoneOffset: z.number(),

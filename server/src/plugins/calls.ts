@@ -20,8 +20,10 @@ import {
   resolveLocale,
   translate,
   actionTitleKey,
+  DISPLAY_SWITCH_SCOPE,
   type CallEntry,
   type Locale,
+  type PageSwitch,
 } from '@wt/contract';
 import type { AuthUser, CallContext, CallDef } from '../calls.js';
 import type { AppDeps } from '../deps.js';
@@ -58,6 +60,17 @@ export const LARGE_BODY_LIMITS: Record<string, number> = {
   '/scene/addfoorsinfo': 14 * MB,
   '/scene/editfoorsinfo': 14 * MB,
 };
+
+/** The calls a display switch turned off refuses (platform.ts DISPLAY_SWITCH_SCOPE), by lower-case path. */
+const SWITCH_GATES = new Map<string, PageSwitch>(
+  (Object.entries(DISPLAY_SWITCH_SCOPE) as [PageSwitch, (typeof DISPLAY_SWITCH_SCOPE)[PageSwitch]][]).flatMap(([k, v]) => v.calls.map((c) => [c.toLowerCase(), k] as const)),
+);
+
+/** Refuses (403) a call whose pages the caller's account has turned off with a display switch. */
+async function requireSwitch(deps: AppDeps, user: AuthUser, key: PageSwitch, locale: Locale): Promise<void> {
+  const [a] = await deps.database.query<{ on: number }>(`SELECT ${DISPLAY_SWITCH_SCOPE[key].column} AS "on" FROM accounts WHERE id = $1`, [user.id]);
+  if (Number(a?.on) === 2) throw new AppError(State.FORBIDDEN, 'platform.switchedOff', { name: translate(locale, `platform.switches.${key}`) });
+}
 
 /** The calls an account that must change its password may still make. */
 const WHILE_PASSWORD_MUST_CHANGE = new Set(['/user/userinfo', '/user/changepassword', '/user/refreshtoken', '/user/saveuserloginlog']);
@@ -114,9 +127,11 @@ export default fp(
       const schemas = (SCHEMAS as Record<string, { request: unknown; response: unknown } | undefined>)[entry.path];
       const tags = [entry.area];
       const isPublic = entry.permission === 'public';
+      const gate = SWITCH_GATES.get(entry.path.toLowerCase());
       const authenticate = async (request: FastifyRequest) => {
         request.authUser = await authenticator.fromHeader(request.headers.authorization);
         admit(entry, request.authUser, request);
+        if (gate) await requireSwitch(deps, request.authUser, gate, requestLocale(request));
       };
       if (!def) {
         app.post(`/api${entry.path}`, {

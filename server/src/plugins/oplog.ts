@@ -1,6 +1,7 @@
 // The operation log: every call that changes something (its registry action is a permission action
 // or 'self', not a read or a public call) is recorded with its caller, time, address and place, the
-// object it named, and how it ended: success, or the refusal's State and message key. Refusals
+// object it named, and how it ended: success, or the refusal's State and message key. A request its
+// handler marks as only looking (a preview before a confirmation that may be cancelled) is not. Refusals
 // before the handler ran (permission, validation, body too large) are recorded too, as long as the
 // caller is known.
 // Rows are queued in memory and written in batches (every second, or at once at 500 rows), so a
@@ -17,6 +18,10 @@ import { ipLocationText } from '../lib/iplocation.js';
 declare module 'fastify' {
   interface FastifyInstance {
     oplog: OperationLog;
+  }
+  interface FastifyRequest {
+    /** Set by a handler whose call only looked (a preview before a confirmation): nothing to record. */
+    changedNothing?: boolean;
   }
 }
 
@@ -209,6 +214,7 @@ export class OperationLog {
     const action = actionOfCall(entry.path);
     if (!action || action === 'read' || action === 'public' || NOT_CHANGES.has(entry.path.toLowerCase())) return;
     if (status < 400 && AUDITED_IN_TRANSACTION.has(entry.path.toLowerCase())) return;
+    if (status < 400 && request.changedNothing) return;
     this.add({
       accountId: user.id,
       accountPath: user.path,

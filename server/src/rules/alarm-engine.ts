@@ -24,10 +24,14 @@ import {
   messageOfDeviceAlarm,
   pathIdsUpward,
   resolveThresholds,
+  thresholdsOfTypes,
+  THRESHOLD_TYPE_CODES,
+  type TypeRange,
   type Measure,
   type ThresholdSource,
 } from './alarm-rules.js';
 import { NOTICE_TOPICS, enqueueAlarmNotices } from '../modules/sms/notices.js';
+import { smsSends } from '../modules/sms/providers.js';
 import { PUSH_TOPICS, enqueuePush } from '../modules/push/outbox.js';
 
 /** Bus topics of the alarm area. */
@@ -158,7 +162,15 @@ export class AlarmEngine {
       bus.subscribe<HealthEvent>(TOPICS.health, (e) => {
         if (hasCheckedMeasure(e.health)) this.track(this.onHealth(e));
       }),
-      bus.subscribe(ALARM_TOPICS.typesChanged, () => this.track(this.loadTypes()), { cluster: true }),
+      bus.subscribe(
+        ALARM_TOPICS.typesChanged,
+        () => {
+          // The types' threshold ranges are the default thresholds.
+          this.thresholds.clear();
+          this.track(this.loadTypes());
+        },
+        { cluster: true },
+      ),
       bus.subscribe(ALARM_TOPICS.thresholdsChanged, () => this.thresholds.clear(), { cluster: true }),
       // A moved subtree: its devices' owners have new paths, and inherit other thresholds.
       bus.subscribe<AccountsMovedEvent>(
@@ -564,7 +576,7 @@ export class AlarmEngine {
           }),
         };
       },
-    });
+    }, { sends: smsSends(this.deps.config) });
   }
 
   // ---- lookups ---------------------------------------------------------------------------------
@@ -618,7 +630,13 @@ export async function loadThresholds(deps: AppDeps, deviceId: number | null, acc
   const asTh = (r: Row | undefined) => (r ? (r as unknown as HealthThresholds) : null);
   const deviceRow = deviceId === null ? null : asTh(rows.find((r) => r.deviceId !== null && Number(r.deviceId) === deviceId));
   const accountRows = ids.map((id) => asTh(rows.find((r) => r.deviceId === null && Number(r.accountId) === id)));
-  return resolveThresholds(deviceRow, accountRows);
+  if (deviceRow || accountRows.some(Boolean)) return resolveThresholds(deviceRow, accountRows);
+  // No thresholds of its own or from above: the alarm types' threshold ranges.
+  const types = await deps.database.query<Row>(
+    `SELECT code, min_value AS "minValue", max_value AS "maxValue" FROM alarm_types WHERE code = ANY($1::int[])`,
+    [THRESHOLD_TYPE_CODES],
+  );
+  return resolveThresholds(null, [], thresholdsOfTypes(types as unknown as TypeRange[]));
 }
 
 /** Seeds the built-in alarm types; existing rows (possibly edited by an administrator) are kept. */

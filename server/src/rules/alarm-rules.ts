@@ -92,21 +92,71 @@ export function evaluateHealth(reading: HealthReading, th: HealthThresholds): He
 
 export type ThresholdSource = 'device' | 'account' | 'ancestor' | 'default';
 
+/** A health alarm type's threshold range as the alarm type list stores it. */
+export interface TypeRange {
+  code: number;
+  minValue: number | null;
+  maxValue: number | null;
+}
+
+/**
+ * The platform's default thresholds: the threshold ranges of the health alarm types, each the normal
+ * range of its measure. Heart rate high gives the upper and heart rate low the lower limit; the
+ * blood pressure high type's range is the systolic range and the low type's the diastolic one; body
+ * and wrist temperature high give their upper limits, blood oxygen low its lower limit. A range left
+ * empty checks nothing; a type that is not there (deleted) leaves the built-in default.
+ */
+export function thresholdsOfTypes(types: readonly TypeRange[]): HealthThresholds {
+  const C = ALARM_CODES;
+  const by = new Map(types.map((t) => [t.code, t]));
+  const bound = (code: number, side: 'minValue' | 'maxValue', fallback: number | null) => {
+    const t = by.get(code);
+    if (!t) return fallback;
+    const v = t[side];
+    return v === null || v === undefined ? null : Number(v);
+  };
+  const D = DEFAULT_THRESHOLDS;
+  return {
+    heartRateMin: bound(C.heartRateLow, 'minValue', D.heartRateMin),
+    heartRateMax: bound(C.heartRateHigh, 'maxValue', D.heartRateMax),
+    systolicMin: bound(C.bloodPressureHigh, 'minValue', D.systolicMin),
+    systolicMax: bound(C.bloodPressureHigh, 'maxValue', D.systolicMax),
+    diastolicMin: bound(C.bloodPressureLow, 'minValue', D.diastolicMin),
+    diastolicMax: bound(C.bloodPressureLow, 'maxValue', D.diastolicMax),
+    bodyTempMax: bound(C.bodyTempHigh, 'maxValue', D.bodyTempMax),
+    wristTempMax: bound(C.wristTempHigh, 'maxValue', D.wristTempMax),
+    bloodOxygenMin: bound(C.bloodOxygenLow, 'minValue', D.bloodOxygenMin),
+  };
+}
+
+/** The codes whose threshold ranges are the default thresholds. */
+export const THRESHOLD_TYPE_CODES: readonly number[] = [
+  ALARM_CODES.heartRateHigh,
+  ALARM_CODES.heartRateLow,
+  ALARM_CODES.bloodPressureHigh,
+  ALARM_CODES.bloodPressureLow,
+  ALARM_CODES.bodyTempHigh,
+  ALARM_CODES.wristTempHigh,
+  ALARM_CODES.bloodOxygenLow,
+];
+
 /**
  * The thresholds in force: the device's own row, else its account's, else the nearest ancestor's
- * (`accountRows` ordered from the account up to the root), else the defaults. A row is taken whole:
- * a bound left empty in it means "not checked", not "inherit".
+ * (`accountRows` ordered from the account up to the root), else the defaults (the alarm types'
+ * threshold ranges, thresholdsOfTypes). A row is taken whole: a bound left empty in it means "not
+ * checked", not "inherit".
  */
 export function resolveThresholds(
   deviceRow: HealthThresholds | null,
   accountRows: (HealthThresholds | null)[],
+  defaults: HealthThresholds = DEFAULT_THRESHOLDS,
 ): { thresholds: HealthThresholds; source: ThresholdSource } {
   if (deviceRow) return { thresholds: pick(deviceRow), source: 'device' };
   for (let i = 0; i < accountRows.length; i++) {
     const row = accountRows[i];
     if (row) return { thresholds: pick(row), source: i === 0 ? 'account' : 'ancestor' };
   }
-  return { thresholds: { ...DEFAULT_THRESHOLDS }, source: 'default' };
+  return { thresholds: { ...defaults }, source: 'default' };
 }
 
 function pick(row: HealthThresholds): HealthThresholds {

@@ -1,12 +1,14 @@
 // Which routes a user may see (SPEC §6). Pure functions over the contract's route table, so the
 // router, the menu, the breadcrumb and the guard all agree and can be unit-tested.
 import {
+  DISPLAY_SWITCH_SCOPE,
   PROTECTED_ROUTES,
   joinPath,
   parseRoutes,
   roleLabelOf,
   type RoleLabel,
   type RouteDef,
+  type PageSwitch,
   type RouteMeta,
 } from '@wt/contract';
 
@@ -86,6 +88,33 @@ export interface AccessSubject {
   routes: string;
   /** One of the platform's administrators: the only ones who see the pages marked `platform`. */
   PlatformAdmin?: boolean;
+  /** Display switches (1 on, 2 off): off hides their pages (DISPLAY_SWITCH_SCOPE). */
+  IsInnerDoor?: number;
+  IsDataShow?: number;
+  IsHealthData?: number;
+}
+
+/** Leaves out the pages under `prefixes` (full paths), and groups left with no page. */
+export function withoutPages(routes: ResolvedRoute[], prefixes: readonly string[]): ResolvedRoute[] {
+  if (!prefixes.length) return routes;
+  const hidden = (p: string) => prefixes.some((x) => p === x || p.startsWith(`${x}/`));
+  const out: ResolvedRoute[] = [];
+  for (const r of routes) {
+    if (hidden(r.fullPath)) continue;
+    if (r.children && r.children.length > 0) {
+      const children = withoutPages(r.children, prefixes);
+      if (children.length === 0) continue;
+      out.push({ ...r, children });
+    } else {
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+/** The pages the account's display switches turned off. */
+export function switchedOffPages(user: AccessSubject): string[] {
+  return (Object.keys(DISPLAY_SWITCH_SCOPE) as PageSwitch[]).filter((k) => user[k] === 2).flatMap((k) => DISPLAY_SWITCH_SCOPE[k].routes);
 }
 
 /** Leaves out the pages of what every tenant shares, and groups left with no page. */
@@ -116,7 +145,8 @@ export function permittedRoutes(user: AccessSubject, table: RouteDef[] = PROTECT
   const resolved = resolveRoutes(table);
   const list = parseRoutes(user.routes);
   const kept = list.length > 0 ? filterByRouteList(resolved, list) : filterByRoles(resolved, rolesOf(user));
-  return [...(user.PlatformAdmin ? kept : withoutPlatformPages(kept)), CATCH_ALL];
+  const shared = user.PlatformAdmin ? kept : withoutPlatformPages(kept);
+  return [...withoutPages(shared, switchedOffPages(user)), CATCH_ALL];
 }
 
 /** Full paths of the routes that have a page (the leaves that can be opened). */

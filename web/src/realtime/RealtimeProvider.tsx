@@ -1,8 +1,8 @@
 // Keeps the realtime connection open while the shell is, feeds device batches to the map's store,
 // and turns alarms into notifications (SPEC §4 "Alarm notification", §9): 4500 ms, sticky for
-// types 5, 150 and 151 unless the user's alarm setting says otherwise, with a looping sound until
-// the last open one is closed.
-import { useEffect, useRef } from 'react';
+// types 5, 150 and 151 unless the user's alarm setting says otherwise, each with the sound its
+// alarm type's ring type (or the user's "ring" setting) asks for (alarmSound.ts).
+import { useEffect, useRef, useState } from 'react';
 import { App, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -12,8 +12,9 @@ import { useSession } from '../stores/session';
 import { liveDevices } from '../map/deviceStore';
 import { indoorLive } from '../indoor/live/indoorStore';
 import { AlarmMessage } from '../i18n/AlarmMessage';
-import { useAlarmTypeName } from '../pages/alarm/queries';
-import { closeNotices, noticeClosed, noticeOpened, setNoticeCloser } from './alarmNotices';
+import { useAlarmTypeName, useAlarmTypes } from '../pages/alarm/queries';
+import { closeNotices, noticeClosed, noticeOpened, setNoticeClosedListener, setNoticeCloser } from './alarmNotices';
+import { AlarmSoundPlayer, alarmSoundOf } from './alarmSound';
 import { RealtimeConnection } from './connection';
 import { emitCommands, emitRefresh } from './events';
 import { useRealtime } from './store';
@@ -38,9 +39,15 @@ export function RealtimeProvider() {
   const token = useSession((s) => s.token);
   const userId = useSession((s) => s.userId);
   const settings = useRef(new Map<number, AlarmSetting>());
+  const [settingsLoaded, setSettingsLoaded] = useState(false);
   const soundOn = useRealtime((s) => s.soundOn);
   const status = useRealtime((s) => s.status);
-  const audio = useRef<HTMLAudioElement | null>(null);
+  // The ring type of each alarm type, by code.
+  const types = useAlarmTypes().data;
+  const rings = useRef(new Map<number, number>());
+  rings.current = new Map((types ?? []).map((x) => [x.Code, x.RingType]));
+  const player = useRef<AlarmSoundPlayer | null>(null);
+  player.current ??= new AlarmSoundPlayer(ALARM_SOUND_URL, (on) => useRealtime.getState().setSoundOn(on));
   const tRef = useRef(t);
   tRef.current = t;
   const typeNameOf = useAlarmTypeName();
@@ -57,10 +64,16 @@ export function RealtimeProvider() {
       .then((r) => {
         settings.current = new Map(r.Items.filter((s) => s.State === 1).map((s) => [s.Code, s]));
       })
-      .catch(() => (settings.current = new Map()));
+      .catch(() => (settings.current = new Map()))
+      .finally(() => setSettingsLoaded(true));
   }, [token, userId]);
 
   useEffect(() => setNoticeCloser((key) => notification.destroy(key)), [notification]);
+  useEffect(() => {
+    const p = player.current!;
+    setNoticeClosedListener((key) => p.stop(key));
+    return () => p.dispose();
+  }, []);
 
   useEffect(() => {
     if (!token) return;
@@ -84,11 +97,14 @@ export function RealtimeProvider() {
           const key = `alarm-${m.deviceId}-${a.NotificationType}-${Date.now()}`;
           useRealtime.getState().pushAlarm({ ...a, key, deviceId: m.deviceId, receivedAt: Date.now() });
           if (a.NotificationType === SOS_NOTIFICATION_TYPE) liveDevices.setSos(m.deviceId, true);
-          const policy = notificationPolicy(a.NotificationType, settings.current.get(a.NotificationType));
+          const setting = settings.current.get(a.NotificationType);
+          const policy = notificationPolicy(a.NotificationType, setting);
           if (!policy.show) return;
           const tt = tRef.current;
           const opened = { deviceId: m.deviceId, imei: a.DeviceID, type: a.NotificationType };
+          const sound = alarmSoundOf(rings.current.get(a.NotificationType), setting);
           noticeOpened(key, opened);
+          player.current!.start(key, sound);
           // A click on the pop-up opens the device on the monitor, where the alarm is confirmed.
           const openOnMonitor = () => {
             closeNotices((n) => n === opened);
@@ -104,7 +120,7 @@ export function RealtimeProvider() {
               </>
             ),
             description: (
-              <div className="wt-alarm-note" data-alarm-type={a.NotificationType} data-sticky={policy.durationS === 0 ? '1' : '0'}>
+              <div className="wt-alarm-note" data-alarm-type={a.NotificationType} data-sticky={policy.durationS === 0 ? '1' : '0'} data-ring={sound}>
                 <div>
                   <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} />
                 </div>
@@ -143,13 +159,6 @@ export function RealtimeProvider() {
     };
   }, [token, notification]);
 
-  // One looping sound while any alarm notification is open.
-  useEffect(() => {
-    if (soundOn) {
-      audio.current ??= Object.assign(new Audio(ALARM_SOUND_URL), { loop: true });
-      void audio.current.play().catch(() => undefined);
-    } else audio.current?.pause();
-  }, [soundOn]);
-
-  return <span hidden data-testid="alarm-sound" data-sound={soundOn ? 'on' : 'off'} data-realtime={status} />;
+  // `data-rules`: the alarm types and the user's settings are known, so each alarm rings as it should.
+  return <span hidden data-testid="alarm-sound" data-sound={soundOn ? 'on' : 'off'} data-realtime={status} data-rules={types && settingsLoaded ? '1' : '0'} />;
 }

@@ -10,6 +10,12 @@ export interface OpenNotice {
 
 const open = new Map<string, OpenNotice>();
 let destroy: (key: string) => void = () => undefined;
+let closed: (key: string) => void = () => undefined;
+
+/** Told of every pop-up that closed (its sound stops). */
+export function setNoticeClosedListener(fn: (key: string) => void): void {
+  closed = fn;
+}
 
 /** The shell's notification API closes a pop-up by key (antd's destroy does not call onClose). */
 export function setNoticeCloser(fn: (key: string) => void): void {
@@ -23,7 +29,9 @@ export function noticeOpened(key: string, notice: OpenNotice): void {
 
 /** The pop-up closed by itself or by its close button. */
 export function noticeClosed(key: string): void {
-  if (open.delete(key)) useRealtime.getState().notificationClosed();
+  if (!open.delete(key)) return;
+  useRealtime.getState().notificationClosed();
+  closed(key);
 }
 
 /** Closes the open pop-ups that match (all of them without a filter). */

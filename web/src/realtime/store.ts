@@ -1,5 +1,5 @@
 // Realtime state the shell shows: connection status, the last alarms (SPEC §9: 10 kept), how
-// many alarm notifications are open and whether the alarm sound plays.
+// many alarm notifications are open and whether the alarm sound loops.
 import { create } from 'zustand';
 import { LIMITS, type AlarmPush } from '@wt/contract';
 import type { ConnectionStatus } from './connection';
@@ -24,6 +24,7 @@ interface RealtimeState {
   markSeen: () => void;
   notificationOpened: () => void;
   notificationClosed: () => void;
+  setSoundOn: (on: boolean) => void;
   clearSos: (deviceId: number) => void;
 }
 
@@ -41,13 +42,10 @@ export const useRealtime = create<RealtimeState>()((set) => ({
       return { alarms: [a, ...s.alarms].slice(0, LIMITS.alarmListKept), unseen: Math.min(s.unseen + 1, LIMITS.alarmListKept), sosDevices };
     }),
   markSeen: () => set({ unseen: 0 }),
-  notificationOpened: () => set((s) => ({ openNotifications: s.openNotifications + 1, soundOn: true })),
-  // The sound stops when the last open notification is closed (SPEC §4).
-  notificationClosed: () =>
-    set((s) => {
-      const open = Math.max(0, s.openNotifications - 1);
-      return { openNotifications: open, soundOn: open > 0 };
-    }),
+  notificationOpened: () => set((s) => ({ openNotifications: s.openNotifications + 1 })),
+  notificationClosed: () => set((s) => ({ openNotifications: Math.max(0, s.openNotifications - 1) })),
+  // Whether the sound loops: while a pop-up that keeps ringing is open (alarmSound.ts; SPEC §4).
+  setSoundOn: (soundOn) => set({ soundOn }),
   clearSos: (deviceId) =>
     set((s) => {
       const next = new Set(s.sosDevices);

@@ -62,7 +62,6 @@ export const accounts = pgTable(
     isWeatherConfig: smallint('is_weather_config').notNull().default(2),
     isSendMsgByRole: smallint('is_send_msg_by_role').notNull().default(2),
     isSendMessage: smallint('is_send_message').notNull().default(2),
-    settingFunction: smallint('setting_function').notNull().default(2),
     alarmSet: smallint('alarm_set').notNull().default(1),
     agentAuthorized: boolean('agent_authorized').notNull().default(false),
     /**

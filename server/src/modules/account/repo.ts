@@ -34,6 +34,7 @@ export interface AccountListRow extends NodeRow {
   createdAt: Date | string;
   agentAuthorized: boolean;
   mustChangePassword: boolean;
+  disabled: boolean;
   timeZoneOffset: number;
   total?: number;
 }
@@ -46,7 +47,7 @@ export interface AccountListRow extends NodeRow {
 const ROW = sql`a.id, a.parent_id AS "parentId", a.path, a.login_name AS "loginName", a.username, a.company_name AS "companyName",
   a.contact, a.kind, a.page_name AS "pageName", a.phone, a.email, a.user_type AS "userType",
   a.permission_set_id AS "permissionSetId", ps.name AS "permissionName", a.created_at AS "createdAt",
-  a.agent_authorized AS "agentAuthorized", a.must_change_password AS "mustChangePassword",
+  a.agent_authorized AS "agentAuthorized", a.must_change_password AS "mustChangePassword", a.disabled,
   a.time_zone_offset AS "timeZoneOffset",
   (SELECT count(*) FROM accounts c WHERE c.parent_id = a.id)::int AS "childCount",
   (SELECT count(*) FROM devices d WHERE d.account_id = a.id)::int AS "ownDevices",

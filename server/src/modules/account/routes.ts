@@ -14,5 +14,6 @@ export const accountCalls = [
   defineCall('/user/removeUserById', (ctx, body) => service.remove(ctx, body)),
   defineCall('/user/moveAccount', (ctx, body) => service.move(ctx, body)),
   defineCall('/user/setAgentAuthorization', (ctx, body) => service.setAgentAuthorization(ctx, body)),
+  defineCall('/user/setAccountDisabled', (ctx, body) => service.setDisabled(ctx, body)),
   defineCall('/user/agentAuthorize', (ctx, body) => service.agentAuthorize(ctx, body)),
 ];

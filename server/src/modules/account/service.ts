@@ -32,6 +32,7 @@ import { removeAccountScenes } from '../scene/cleanup.js';
 import type { AccountFencesChangedEvent } from '../account-fence/routes.js';
 import { assignableSet, invalidateAccounts } from './access.js';
 import * as repo from './repo.js';
+import { requireAction } from '../../plugins/calls.js';
 
 type AccountNode = schemas.AccountNode;
 type AccountRowInfo = schemas.AccountRowInfo;
@@ -69,6 +70,7 @@ function toRow(r: repo.AccountListRow, offsetMinutes: number): AccountRowInfo {
     CreateDT: formatDateTime(r.createdAt, offsetMinutes),
     AgentAuthorized: !!r.agentAuthorized,
     MustChangePassword: !!r.mustChangePassword,
+    Disabled: !!r.disabled,
   };
 }
 
@@ -249,6 +251,8 @@ export async function editSelf(ctx: AuthedContext, b: Body<'/user/EditUserInfoFo
   if (changed.length) {
     throw new AppError(State.FORBIDDEN, 'account.ownAccessFixed', undefined, changed.map(([f]) => ({ Field: f, Message: 'account.ownAccessFixed' })));
   }
+  // The platform title is the platform's, not the profile's: changing it needs platform.edit.
+  if (b.PageName !== undefined && b.PageName !== me.pageName) requireAction(ctx.user, 'platform.edit', ctx.locale);
   await checkEmail(db, b.Email, me.id);
   await update(db, me.id, profileSet(b));
   return { State: 200 as const, Item: await rowOf(ctx, me.id, me.timeZoneOffset) };
@@ -352,6 +356,23 @@ export async function move(ctx: AuthedContext, b: Body<'/user/moveAccount'>) {
     Accounts: result.accounts,
     Devices: result.devices,
   };
+}
+
+/**
+ * Disables or enables a sub-account (an administrator above it, never one's own). Disabling ends
+ * its sessions at once, in every process, with their realtime connections; login is refused until
+ * it is enabled again. The accounts below it are not touched.
+ */
+export async function setDisabled(ctx: AuthedContext, b: Body<'/user/setAccountDisabled'>) {
+  const { db } = ctx.deps.database;
+  const target = await subAccount(ctx, b.UserId, 'account.disableSelf');
+  await db.execute(sql`UPDATE accounts SET disabled = ${b.Disabled}, updated_at = now() WHERE id = ${target.id}`);
+  if (b.Disabled) {
+    await revokeSessions(db, target.id);
+    ctx.deps.bus.publish(REALTIME_TOPICS.sessionsEnded, { accountId: target.id } satisfies SessionsEndedEvent);
+  }
+  invalidateAccounts(ctx, [target.id]);
+  return { State: 200 as const, Item: await rowOf(ctx, target.id, (await self(ctx)).timeZoneOffset) };
 }
 
 // ---- agents --------------------------------------------------------------------------------------

@@ -174,6 +174,7 @@ const toSend = (r: Row): SendItem => ({
 
 export const messageCalls = [
   defineCall('/Message/Preview', async (ctx, b) => {
+    ctx.request.changedNothing = true;
     const pattern = subtreePattern(ctx.user);
     await checkTargets((t, p) => ctx.deps.database.query(t, p), pattern, b);
     const c = await countDevices(ctx, { sql: TARGET_DEVICES, params: targetParams(pattern, b) }, 'MESSAGE', { text: 'x' });
@@ -199,6 +200,8 @@ export const messageCalls = [
     const from = { sql: `FROM devices d JOIN accounts a ON a.id = d.account_id WHERE a.path LIKE $1`, params: [subtreePattern(account)] };
     const params = { host: b.Host, port: b.Port };
     if (b.Preview) {
+      // Only counted for the confirmation: no send, and no entry in the operation log.
+      ctx.request.changedNothing = true;
       const c = await countDevices(ctx, from, 'IP', params);
       return { State: State.OK, SendId: null, Total: c.Total - c.Unsupported, Unsupported: c.Unsupported } as const;
     }

@@ -8,6 +8,7 @@ import { defineCall, type AuthedContext } from '../../calls.js';
 import type { AppDeps } from '../../deps.js';
 import type { Service } from '../../services.js';
 import { accountInScope, subtreePattern } from '../../lib/scope.js';
+import { badRequest } from '../../lib/errors.js';
 import { dispatchInBackground, insertBulkCommands, keywordsFor, requireService } from './routes.js';
 
 type Row = Record<string, unknown>;
@@ -72,7 +73,7 @@ export function forecastFor(deps: AppDeps, area: string, now = new Date()): Prom
 /**
  * Sends the weather to the devices owned by the accounts matching `owners` (an SQL condition on
  * `a`, the owner, with `$1`), as one send of `senderId`. Devices without a position or a forecast
- * are counted and left out.
+ * are counted and left out; when that leaves none, nothing is recorded and the refusal says why.
  */
 export async function pushWeather(deps: AppDeps, sender: { id: number; loginName: string }, owners: { sql: string; param: unknown }) {
   const supported = [...keywordsFor('WEATHER', { date: '2026-01-01', code: 0, min: 0, max: 0, text: '' }).keys()];
@@ -95,6 +96,11 @@ export async function pushWeather(deps: AppDeps, sender: { id: number; loginName
   for (let i = 0; i < areas.length; i += 8) {
     await Promise.all(areas.slice(i, i + 8).map(async (a) => forecasts.set(a, await forecastFor(deps, a))));
   }
+  // A send that would reach no device is refused with its reason, and no send is recorded.
+  const noPosition = devices.length - unsupported - placed.length;
+  if (!placed.length) throw badRequest('weather.noDevices', { total: devices.length, noPosition, unsupported });
+  const reached = placed.filter((d) => forecasts.get(areaOf(Number(d.lat), Number(d.lon)))).length;
+  if (!reached) throw badRequest('weather.noForecast', { count: placed.length });
   let noForecast = 0;
   const result = await deps.database.transaction(async (q) => {
     const [s] = await q<Row>(
@@ -139,7 +145,7 @@ export async function pushWeather(deps: AppDeps, sender: { id: number; loginName
     byParams.set(k, g);
   }
   for (const g of byParams.values()) dispatchInBackground(deps, g.rows, 'WEATHER', g.params);
-  return { SendId: result.sendId, Total: result.rows.length, NoPosition: devices.length - unsupported - placed.length, NoForecast: noForecast, Unsupported: unsupported };
+  return { SendId: result.sendId, Total: result.rows.length, NoPosition: noPosition, NoForecast: noForecast, Unsupported: unsupported };
 }
 
 export const weatherCalls = [

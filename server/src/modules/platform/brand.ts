@@ -3,7 +3,7 @@
 // every account below its owner (not from the owner, which could otherwise hide its own settings).
 // A brand's key (`/login?platform=<key>`) and host name open the login page with its title and icon.
 import { eq, inArray, sql } from 'drizzle-orm';
-import { allRoutePaths, type Brand, type PlatformInfo, type SavePlatformBody } from '@wt/contract';
+import { allRoutePaths, effectiveRoutes, isPlatformAdministrator, visibleRoutePaths, type Brand, type PlatformInfo, type SavePlatformBody } from '@wt/contract';
 import type { AuthedContext, CallContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { accounts, platformBrands } from '../../db/schema/index.js';
@@ -11,6 +11,7 @@ import { conflict, fieldError } from '../../lib/errors.js';
 import { accountInScope, type AccountRow } from '../../lib/scope.js';
 import { isUniqueViolation } from '../../lib/sql.js';
 import { applySwitches } from './switches.js';
+import { permissionSetOf } from '../user/repo.js';
 
 type BrandRow = typeof platformBrands.$inferSelect;
 
@@ -82,6 +83,14 @@ export async function save(ctx: AuthedContext, body: SavePlatformBody) {
   const account = await accountInScope(db, ctx.user, body.UserId);
   body.HiddenMenus.forEach((route, i) => {
     if (!MENU_PATHS.has(route)) throw fieldError(`HiddenMenus.${i}`, 'platform.menuUnknown', { route });
+  });
+  // Only a menu the account itself sees can be hidden from those below it (one hidden before stays allowed).
+  const set = await permissionSetOf(db, account.permissionSetId);
+  const visible = visibleRoutePaths(account.userType, effectiveRoutes(account.userType, set?.routes), isPlatformAdministrator(account));
+  const [stored] = await db.select({ hidden: platformBrands.hiddenMenus }).from(platformBrands).where(eq(platformBrands.accountId, account.id));
+  const before = new Set(splitMenus(stored?.hidden ?? ''));
+  body.HiddenMenus.forEach((route, i) => {
+    if (!visible.has(route) && !before.has(route)) throw fieldError(`HiddenMenus.${i}`, 'platform.menuNotVisible', { route });
   });
   const values = {
     key: body.Key || null,

@@ -12,7 +12,7 @@ import { BRAND_ICON_MAX_BYTES } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import type { AppDeps } from '../../deps.js';
 import { platformBrands } from '../../db/schema/index.js';
-import { fieldError } from '../../lib/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { accountInScope } from '../../lib/scope.js';
 import { decodeUpload, isPng, isSvg, sanitizeSvg, svgText } from '../../lib/uploads.js';
 import { iconUrl } from './brand.js';
@@ -31,16 +31,19 @@ export function sniffIcon(b: Buffer): IconType | null {
   return isSvg(b) ? 'svg' : null;
 }
 
-/** Checks and, for an SVG, cleans an icon; answers the bytes to store and their type. */
+/**
+ * Checks and, for an SVG, cleans an icon; answers the bytes to store and their type. A refusal is a
+ * message about the icon itself, not about the call's internal `Data` field.
+ */
 export function checkIcon(data: string): { bytes: Buffer; type: IconType } {
   const bytes = decodeUpload(data);
-  if (!bytes || bytes.length === 0) throw fieldError('Data', 'platform.iconInvalid');
-  if (bytes.length > BRAND_ICON_MAX_BYTES) throw fieldError('Data', 'platform.iconTooLarge', { max: BRAND_ICON_MAX_BYTES / 1024 });
+  if (!bytes || bytes.length === 0) throw badRequest('platform.iconInvalid');
+  if (bytes.length > BRAND_ICON_MAX_BYTES) throw badRequest('platform.iconTooLarge', { max: BRAND_ICON_MAX_BYTES / 1024 });
   const type = sniffIcon(bytes);
-  if (!type) throw fieldError('Data', 'platform.iconType');
+  if (!type) throw badRequest('platform.iconType');
   if (type !== 'svg') return { bytes, type };
   const clean = sanitizeSvg(svgText(bytes));
-  if (!clean) throw fieldError('Data', 'platform.iconInvalid');
+  if (!clean) throw badRequest('platform.iconInvalid');
   return { bytes: Buffer.from(clean, 'utf8'), type };
 }
 

@@ -2,7 +2,10 @@
 // in the alarm's transaction, rendered in the language of the contact's account; an SMS is charged
 // to that account's balance there and then (per billed segment), or refused and logged when the
 // service is off or the balance does not cover it, and never sent. A text that finally fails is
-// refunded; delivery reports of the provider mark texts delivered or undelivered.
+// refunded; delivery reports of the provider mark texts delivered or undelivered. With the logging
+// provider (SMS_PROVIDER=log) nothing is sent: the text goes to the server log, its row is recorded
+// `logged` at once and nothing is charged. An account whose message service (isSendMessage, granted
+// from above) is off gets no text: the row is recorded refused, nothing charged.
 import type { Locale } from '@wt/contract';
 import { resolveLocale } from '@wt/contract';
 import type { QueryFn } from '../../db/client.js';
@@ -19,7 +22,7 @@ export const NOTICE_TOPICS = {
 type Row = Record<string, unknown>;
 
 /** Why a text was refused, as the change log and the records show it (message keys of `sms.*`). */
-export const REFUSED = { disabled: 'sms.refusedDisabled', empty: 'sms.refusedEmpty' } as const;
+export const REFUSED = { disabled: 'sms.refusedDisabled', empty: 'sms.refusedEmpty', noService: 'sms.refusedNoService' } as const;
 
 /**
  * Takes `segments` from an account's balance in the caller's transaction and logs the change; false
@@ -74,11 +77,12 @@ export interface AlarmNoticeInput {
  * Queues the notices of an alarm for the contacts of the device's account and the accounts above it
  * that want its type, in the alarm's transaction `q`. Returns how many rows will be delivered.
  */
-export async function enqueueAlarmNotices(q: QueryFn, log: AppDeps['log'], a: AlarmNoticeInput): Promise<number> {
+export async function enqueueAlarmNotices(q: QueryFn, log: AppDeps['log'], a: AlarmNoticeInput, sms: { sends: boolean } = { sends: true }): Promise<number> {
   const ids = pathIdsUpward(a.accountPath);
   if (!ids.length) return 0;
   const contacts = await q<Row>(
-    `SELECT c.account_id AS "accountId", c.phone, c.email, c.notify_sms AS "sms", c.notify_email AS "mail", c.types, a.language
+    `SELECT c.account_id AS "accountId", c.phone, c.email, c.notify_sms AS "sms", c.notify_email AS "mail", c.types, a.language,
+            a.is_send_message AS "messageService"
        FROM alarm_contacts c JOIN accounts a ON a.id = c.account_id
       WHERE c.account_id = ANY($1::int[]) ORDER BY c.id`,
     [ids],
@@ -100,7 +104,21 @@ export async function enqueueAlarmNotices(q: QueryFn, log: AppDeps['log'], a: Al
       ]);
       queued++;
     }
-    if (Number(c.sms) === 1 && c.phone) {
+    if (Number(c.sms) === 1 && c.phone && Number(c.messageService) !== 1) {
+      // The account's message service (a function switch granted from above) is off: no text, no charge.
+      await q(
+        `INSERT INTO notice_outbox (channel, account_id, alarm_id, imei, recipient, subject, body, segments, status, last_error, done_at)
+         VALUES ('sms', $1, $2, $3, $4, $5, $6, 0, 'refused', $7, now())`,
+        [accountId, a.alarmId, a.imei, c.phone, subject, text, REFUSED.noService],
+      );
+    } else if (Number(c.sms) === 1 && c.phone && !sms.sends) {
+      await q(
+        `INSERT INTO notice_outbox (channel, account_id, alarm_id, imei, recipient, subject, body, segments, status, done_at)
+         VALUES ('sms', $1, $2, $3, $4, $5, $6, 0, 'logged', now())`,
+        [accountId, a.alarmId, a.imei, c.phone, subject, text],
+      );
+      log.info({ phone: c.phone, text, accountId, alarmId: a.alarmId }, 'alarm SMS logged, not sent (SMS_PROVIDER=log)');
+    } else if (Number(c.sms) === 1 && c.phone) {
       const segments = smsSegments(text);
       const [n] = await q<Row>(
         `INSERT INTO notice_outbox (channel, account_id, alarm_id, imei, recipient, subject, body, segments) VALUES ('sms', $1, $2, $3, $4, $5, $6, $7) RETURNING id`,

@@ -121,8 +121,18 @@ export function aliyunSmsProvider(o: AliyunOptions, outbound: Outbound): SmsProv
   };
 }
 
+/** The provider that will carry texts: an `http` or `smpp` provider without its address falls back to `log`. */
+export function smsProviderName(config: Config): Config['SMS_PROVIDER'] {
+  if (config.SMS_PROVIDER === 'http' && !config.SMS_HTTP_URL) return 'log';
+  if (config.SMS_PROVIDER === 'smpp' && !config.SMPP_URL) return 'log';
+  return config.SMS_PROVIDER;
+}
+
+/** Whether texts really go out; with the logging provider they are recorded "logged, not sent" and never charged. */
+export const smsSends = (config: Config) => smsProviderName(config) !== 'log';
+
 export function smsProviderFor(config: Config, log: Logger, outbound: Outbound): SmsProvider {
-  switch (config.SMS_PROVIDER) {
+  switch (smsProviderName(config)) {
     case 'http':
       if (config.SMS_HTTP_URL) return httpSmsProvider(config.SMS_HTTP_URL, outbound);
       break;

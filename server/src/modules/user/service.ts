@@ -15,8 +15,12 @@ import {
   type Locale,
   translate,
   unstorableText,
+  visibleRoutePaths,
   type UserInfo,
 } from '@wt/contract';
+
+/** The functional configuration page, whose presence in an account's menu UserInfo.settingFunction tells. */
+const SETTING_FUNCTION_ROUTE = '/setting/setingfunction';
 import type { AuthedContext, CallContext } from '../../calls.js';
 import { AppError, conflict, tokenInvalid } from '../../lib/errors.js';
 import { ipLocationIn, ipLocationText } from '../../lib/iplocation.js';
@@ -24,6 +28,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { accountInScope, type AccountRow } from '../../lib/scope.js';
 import { randomToken, sha256, signAccessToken, signKnownBrowser, verifyKnownBrowser } from '../../lib/tokens.js';
 import * as repo from './repo.js';
+import { requireAction } from '../../plugins/calls.js';
 import { REALTIME_TOPICS, type SessionsEndedEvent } from '../../realtime/topics.js';
 
 const RESET_MINUTES = 30;
@@ -240,7 +245,8 @@ export async function toUserInfo(ctx: CallContext, a: AccountRow): Promise<UserI
     isWeatherConfig: a.isWeatherConfig,
     isSendMsgByRole: a.isSendMsgByRole,
     isSendMessage: a.isSendMessage,
-    settingFunction: a.settingFunction,
+    // Whether the account has the functional configuration page (SPEC §2: tested for in its route list).
+    settingFunction: visibleRoutePaths(type, routes, isPlatformAdministrator(a)).has(SETTING_FUNCTION_ROUTE) ? 1 : 2,
     alarmSet: a.alarmSet,
     timeZoneOffset: a.timeZoneOffset,
     Language: a.language,
@@ -341,6 +347,8 @@ export async function updateProfile(ctx: AuthedContext, userId: number | undefin
   const { db } = ctx.deps.database;
   const account = await accountInScope(db, ctx.user, userId);
   const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as ProfileFields;
+  // The platform title is the platform's, not the profile's: changing it needs platform.edit.
+  if (set.pageName !== undefined && set.pageName !== account.pageName) requireAction(ctx.user, 'platform.edit', ctx.locale);
   if (set.email && set.email.toLowerCase() !== account.email.toLowerCase() && (await repo.emailTaken(db, set.email))) {
     throw conflict('auth.emailExists');
   }

@@ -1,12 +1,14 @@
 // Accounts (/account/accounts): the caller's subtree as a lazy tree on the left, the selected
 // account's direct children on the right, with creation, editing, password reset, deletion, moves
-// with the whole subtree and the agent authorization (SPEC §3 Account, §6, §8).
+// with the whole subtree, the agent authorization, and disabling or enabling a sub-account (an
+// administrator above it) (SPEC §3 Account, §6, §8).
 import { useMemo, useState } from 'react';
 import { Card, Col, Row, Space, Tag, Tooltip, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, SafetyCertificateOutlined, SafetyOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, KeyOutlined, StopOutlined, CheckCircleOutlined, PlusOutlined, SafetyCertificateOutlined, SafetyOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
+import { ADMIN_USER_TYPE } from '@wt/contract';
 import { isPathPermitted } from '../../access';
 import { useCan } from '../../access/can';
 import { call } from '../../api/client';
@@ -33,6 +35,7 @@ export default function AccountsPage() {
   const parentId = selected?.UserId ?? me?.UserId;
   const parentName = selected?.LoginName ?? me?.LoginName ?? '';
   const isPlatformAdmin = me?.PlatformAdmin === true;
+  const isAdministrator = me?.ServerUserType === ADMIN_USER_TYPE;
 
   const columns = useMemo<ColumnsType<AccountRow>>(
     () => [
@@ -56,6 +59,12 @@ export default function AccountsPage() {
       { key: 'devices', title: t('accounts:columns.devices'), align: 'right', width: 150, render: (_, r) => `${r.DeviceCount} / ${r.TotalDeviceCount}` },
       { key: 'ChildCount', title: t('accounts:columns.children'), dataIndex: 'ChildCount', align: 'right', width: 100 },
       { key: 'CreateDT', title: t('accounts:columns.created'), dataIndex: 'CreateDT', width: 170 },
+      {
+        key: 'Disabled',
+        title: t('accounts:columns.state'),
+        width: 100,
+        render: (_, r) => (r.Disabled ? <Tag color="red" data-testid={`account-disabled-${r.LoginName}`}>{t('accounts:disabled')}</Tag> : <Typography.Text type="secondary">{t('accounts:active')}</Typography.Text>),
+      },
       {
         key: 'AgentAuthorized',
         title: t('accounts:columns.agent'),
@@ -89,6 +98,19 @@ export default function AccountsPage() {
       success: r.AgentAuthorized ? t('accounts:revoked') : t('accounts:granted'),
       invalidate: [ACCOUNT_KEYS.all],
       testId: `agent-${r.LoginName}`,
+    },
+    {
+      key: 'disable',
+      label: r.Disabled ? t('accounts:actions.enable') : t('accounts:actions.disable'),
+      icon: r.Disabled ? <CheckCircleOutlined /> : <StopOutlined />,
+      danger: !r.Disabled,
+      // An administrator above the account (the rows are the caller's sub-accounts, never itself).
+      visible: isAdministrator && can('account.edit') && r.UserId !== me?.UserId,
+      confirm: r.Disabled ? undefined : t('accounts:confirm.disable', { name: r.LoginName }),
+      run: () => call('/user/setAccountDisabled', { UserId: r.UserId, Disabled: !r.Disabled }),
+      success: r.Disabled ? t('accounts:enabledDone', { name: r.LoginName }) : t('accounts:disabledDone', { name: r.LoginName }),
+      invalidate: [ACCOUNT_KEYS.all],
+      testId: `disable-${r.LoginName}`,
     },
     {
       key: 'delete',
@@ -190,5 +212,6 @@ function selfRow(me: NonNullable<ReturnType<typeof useSession.getState>['userInf
     CreateDT: me.CreateDT,
     AgentAuthorized: me.AgentAuthorized,
     MustChangePassword: me.MustChangePassword,
+    Disabled: false,
   };
 }

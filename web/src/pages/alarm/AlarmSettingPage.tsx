@@ -12,6 +12,7 @@ import { call } from '../../api/client';
 import { errorText } from '../../i18n/errors';
 import { FormDialog } from '../../patterns';
 import { useCan } from '../../access/can';
+import { useSession } from '../../stores/session';
 import { ALARM_KEY, useAlarmSettings, useAlarmTypeName, useAlarmTypes } from './queries';
 
 function PopupSettings({ readOnly }: { readOnly: boolean }) {
@@ -166,6 +167,8 @@ function Thresholds({ readOnly }: { readOnly: boolean }) {
 
 function Contacts({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
+  // Texts go out only while the account's message service (granted from above) is on.
+  const smsService = useSession((s) => s.userInfo?.isSendMessage === 1);
   const qc = useQueryClient();
   const typeName = useAlarmTypeName();
   const types = useAlarmTypes();
@@ -255,7 +258,13 @@ function Contacts({ readOnly }: { readOnly: boolean }) {
               </Col>
             </Row>
             <Space size="large">
-              <Form.Item name="NotifySms" label={t('alarm:contact.sms')} getValueProps={(v) => ({ checked: v === 1 })} getValueFromEvent={(e) => (e.target.checked ? 1 : 2)}>
+              <Form.Item
+                name="NotifySms"
+                label={t('alarm:contact.sms')}
+                extra={smsService ? undefined : t('alarm:contact.smsOff')}
+                getValueProps={(v) => ({ checked: v === 1 })}
+                getValueFromEvent={(e) => (e.target.checked ? 1 : 2)}
+              >
                 <Checkbox />
               </Form.Item>
               <Form.Item name="NotifyEmail" label={t('alarm:contact.mail')} getValueProps={(v) => ({ checked: v === 1 })} getValueFromEvent={(e) => (e.target.checked ? 1 : 2)}>

@@ -136,29 +136,34 @@ export default function DeviceFencePage() {
           {imei ? (
             <>
               <Typography.Text type="secondary">{t('devices:fences.count', { count: items.length, max: LIMITS.fencesPerDevice })}</Typography.Text>
-              <Space hidden={!mayEdit}>
-                <Button icon={<RadiusSettingOutlined />} type={mode === 'circle' ? 'primary' : 'default'} onClick={() => startDraw('circle')} data-testid="draw-circle">
-                  {t('devices:fences.circle')}
-                </Button>
-                <Button icon={<BorderOutlined />} type={mode === 'polygon' ? 'primary' : 'default'} onClick={() => startDraw('polygon')} data-testid="draw-polygon">
-                  {t('devices:fences.polygon')}
-                </Button>
-              </Space>
-              {shapeText ? <Alert type={shape ? 'success' : 'info'} showIcon title={shapeText} data-testid="fence-shape" /> : null}
-              <Form form={form} layout="vertical" data-testid="fence-form" hidden={!mayEdit}>
-                <Form.Item name="Name" label={t('devices:fences.name')} required>
-                  <Input maxLength={64} />
-                </Form.Item>
-                <Form.Item name="Description" label={t('devices:fences.description')}>
-                  <Input.TextArea rows={2} maxLength={256} />
-                </Form.Item>
+              {/* Not rendered at all without fence.edit: a `hidden` attribute loses to the Space's own display. */}
+              {mayEdit && (
                 <Space>
-                  <Button type="primary" loading={busy} onClick={() => void save()} data-testid="fence-save">
-                    {t(editing ? 'devices:fences.update' : 'devices:fences.save')}
+                  <Button icon={<RadiusSettingOutlined />} type={mode === 'circle' ? 'primary' : 'default'} onClick={() => startDraw('circle')} data-testid="draw-circle">
+                    {t('devices:fences.circle')}
                   </Button>
-                  <Button onClick={reset}>{t('common:cancel')}</Button>
+                  <Button icon={<BorderOutlined />} type={mode === 'polygon' ? 'primary' : 'default'} onClick={() => startDraw('polygon')} data-testid="draw-polygon">
+                    {t('devices:fences.polygon')}
+                  </Button>
                 </Space>
-              </Form>
+              )}
+              {shapeText ? <Alert type={shape ? 'success' : 'info'} showIcon title={shapeText} data-testid="fence-shape" /> : null}
+              {mayEdit && (
+                <Form form={form} layout="vertical" data-testid="fence-form">
+                  <Form.Item name="Name" label={t('devices:fences.name')} required>
+                    <Input maxLength={64} />
+                  </Form.Item>
+                  <Form.Item name="Description" label={t('devices:fences.description')}>
+                    <Input.TextArea rows={2} maxLength={256} />
+                  </Form.Item>
+                  <Space>
+                    <Button type="primary" loading={busy} onClick={() => void save()} data-testid="fence-save">
+                      {t(editing ? 'devices:fences.update' : 'devices:fences.save')}
+                    </Button>
+                    <Button onClick={reset}>{t('common:cancel')}</Button>
+                  </Space>
+                </Form>
+              )}
               <List
                 size="small"
                 bordered

@@ -5,12 +5,12 @@
 import { useEffect, useMemo, useState, type Key } from 'react';
 import { Alert, App, Button, Card, Col, Divider, Form, Input, Row, Space, Switch, Tooltip, Tree, Typography, Upload } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FileSearchOutlined } from '@ant-design/icons';
 import { isPathPermitted } from '../../access';
-import { PROTECTED_ROUTES, BRAND_ICON_MAX_BYTES, joinPath, savePlatformRequest, type RouteDef, type SavePlatformBody } from '@wt/contract';
+import { PROTECTED_ROUTES, BRAND_ICON_MAX_BYTES, joinPath, savePlatformRequest, visibleRoutePaths, type RouteDef, type SavePlatformBody } from '@wt/contract';
 import { call } from '../../api/client';
 import { PLATFORM_INFO_KEY, usePlatformInfo } from '../../app/brand';
 import logoUrl from '../../app/logo.svg';
@@ -32,13 +32,17 @@ type Values = Omit<SavePlatformBody, 'UserId' | 'HiddenMenus' | 'isShowMapLabel'
 
 const validate = schemaValidator<Values>(savePlatformRequest);
 
-/** The menu routes as a checkable tree (titles translated), without the hidden pages. */
-function menuTree(routes: RouteDef[], t: (k: string) => string, base = ''): DataNode[] {
+/**
+ * The menu routes as a checkable tree (titles translated), without the hidden pages: only those the
+ * account whose platform it is sees itself (the server refuses the others).
+ */
+function menuTree(routes: RouteDef[], t: (k: string) => string, visible: ReadonlySet<string>, base = ''): DataNode[] {
   const out: DataNode[] = [];
   for (const r of routes) {
     if (r.hidden || /^https?:/.test(r.path)) continue;
     const full = base ? joinPath(base, r.path) : r.path;
-    const children = r.children ? menuTree(r.children, t, full) : [];
+    if (!visible.has(full)) continue;
+    const children = r.children ? menuTree(r.children, t, visible, full) : [];
     // A group without a title of its own (the home pages) shows its pages in its place.
     if (!r.meta?.title) {
       out.push(...children);
@@ -76,7 +80,17 @@ export default function PlatformPage() {
   const [hidden, setHidden] = useState<string[]>([]);
   const [icon, setIcon] = useState<string>('');
   const [uploading, setUploading] = useState(false);
-  const tree = useMemo(() => menuTree(PROTECTED_ROUTES, t), [t]);
+  // Whose menus are offered: the edited account's (one's own from the session, another's asked for).
+  const other = useQuery({
+    queryKey: ['platform-menus-of', target],
+    queryFn: () => call('/User/UserInfo', { UserId: target }).then((r) => r.UserInfo),
+    enabled: !!target && !self,
+  });
+  const owner = self ? userInfo : other.data;
+  const tree = useMemo(
+    () => (owner ? menuTree(PROTECTED_ROUTES, t, visibleRoutePaths(owner.UserType, owner.routes, !!owner.PlatformAdmin)) : []),
+    [t, owner],
+  );
   // Batch command is a service: granted from above (the root account turns its own), with
   // function.edit, never beyond what one's own account has.
   const root = userInfo?.ParentId === null;
@@ -146,7 +160,7 @@ export default function PlatformPage() {
       void message.success(t('platform.iconSaved'));
       await qc.invalidateQueries({ queryKey: [PLATFORM_INFO_KEY] });
     } catch (err) {
-      void message.error(errorText(t, err));
+      void message.error(errorText(t, err, { Data: t('platform.icon') }));
     } finally {
       setUploading(false);
     }

@@ -12,6 +12,7 @@ import { readAsBase64 } from '../../../components/ImportDialog';
 import { errorText } from '../../../i18n/errors';
 import { USER_DATA, userDataCell, userDataOptions } from '../../../i18n/texts';
 import { FormDialog, renderFields, type FieldSpec } from '../../../patterns';
+import { useCan } from '../../../access/can';
 import { useSession } from '../../../stores/session';
 import { AccountSelect } from '../../devices/dialogs/AccountSelect';
 import { ACCOUNT_KEYS, type AccountRow } from './tree';
@@ -51,6 +52,7 @@ export function AccountFormDialog({ state, onClose, onCreated }: { state: Accoun
   const open = state !== null;
   const userTypes = useUserTypeOptions();
   const mine = state?.mode === 'mine';
+  const mayEditPlatform = useCan()('platform.edit');
   const sets = usePermissionOptions(open && !mine);
   const kinds = ACCOUNT_KINDS.map((k) => ({ value: k, label: t(`accounts:kinds.${k}`) }));
 
@@ -105,13 +107,16 @@ export function AccountFormDialog({ state, onClose, onCreated }: { state: Accoun
     Email: row.Email,
   };
   if (mine) {
+    // The platform title belongs to the platform: only with platform.edit (the server refuses it otherwise).
+    const own = profile.map((f) => (f.name === 'PageName' ? { ...f, visible: mayEditPlatform } : f));
+    const { PageName, ...rest } = initial;
     return (
       <FormDialog
         open
         title={t('accounts:form.mineTitle')}
         schema={schemas.editUserSelfRequest}
-        initial={initial}
-        fields={profile}
+        initial={(mayEditPlatform ? { ...rest, PageName } : rest) as typeof initial}
+        fields={own}
         submit={(v) => call('/user/EditUserInfoForCurrentUser', v as never)}
         successMessage={t('accounts:saved')}
         invalidate={[ACCOUNT_KEYS.all, ['userInfo']]}

@@ -19,7 +19,7 @@ type Change = z.infer<typeof messaging.smsChangeSchema>;
 type RechargeValues = z.input<typeof messaging.smsActionRequest>;
 
 const SMS_KEY = ['sms'] as const;
-const NOTICE_COLOR: Record<Notice['Status'], string> = { pending: 'default', sent: 'processing', delivered: 'success', undelivered: 'warning', failed: 'error', refused: 'error' };
+const NOTICE_COLOR: Record<Notice['Status'], string> = { pending: 'default', sent: 'processing', delivered: 'success', undelivered: 'warning', failed: 'error', refused: 'error', logged: 'default' };
 
 /** A reason stored as a message key is shown in the reader's language; a provider's own words as they are. */
 function useReason() {
