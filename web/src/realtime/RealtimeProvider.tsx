@@ -17,6 +17,7 @@ import { closeNotices, noticeClosed, noticeOpened, setNoticeCloser } from './ala
 import { RealtimeConnection } from './connection';
 import { emitCommands, emitRefresh } from './events';
 import { useRealtime } from './store';
+import { SECONDARY_TEXT } from '../app/theme';
 
 export const ALARM_SOUND_URL = '/sounds/alarm.wav';
 
@@ -108,7 +109,7 @@ export function RealtimeProvider() {
                 <div>
                   <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} />
                 </div>
-                <div style={{ color: '#8c8c8c', fontSize: 12 }}>
+                <div style={{ color: SECONDARY_TEXT, fontSize: 12 }}>
                   IMEI {a.DeviceID} · {a.Created}
                 </div>
               </div>
