@@ -34,8 +34,9 @@ async function violations(page: Page): Promise<string[]> {
   return result.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map(line);
 }
 
-/** No spinner left in the page on screen (the shell's and the page's). */
+/** The page on screen has its data: no placeholder rows of a table still waiting, no spinner. */
 async function settled(page: Page) {
+  await page.locator('.wt-main .data-table-skeleton:visible').first().waitFor({ state: 'detached', timeout: 30_000 });
   await page.locator('.wt-main .ant-spin-spinning:visible').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
