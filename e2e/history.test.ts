@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/src/index.js';
 import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { closeOverlays, login, open } from './console.js';
+import { cjkTexts, closeOverlays, login, open } from './console.js';
 
 const texts = (lang: string, ns: string) =>
   JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
@@ -112,16 +112,33 @@ describe('history and dashboard', () => {
     await page.close();
     const ctx = await newContext(browser, { locale: 'en' });
     const en = await ctx.newPage();
+    const enErrors = watchErrors(en);
     await login(en, server.url, 'en');
-    await showTrack(en, 'en');
+    const h = await showTrack(en, 'en');
+    // The track's figures under English titles, the same track as in Chinese.
+    const stats = en.locator('.wt-history-stats');
+    expect(await stats.innerText()).toContain(h.points);
+    expect(Number((await stats.locator('.ant-statistic-content-value').first().innerText()).replace(/\D/g, ''))).toBeGreaterThan(10);
+    // Playing: the button offers to pause, the state says so, and the marker moves along the track.
     await en.locator('[data-testid="faster"]').click();
     await en.locator('[data-testid="play"]').click();
-    await en.waitForTimeout(1500);
+    await expect.poll(() => en.locator('[data-testid="play-state"]').innerText()).toBe(h.state.playing);
+    expect(await en.locator('[data-testid="play"]').innerText()).toContain(h.pause);
+    const position = en.locator('[data-testid="playback"] .ant-slider-handle');
+    await expect.poll(async () => Number(await position.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+    expect(await cjkTexts(en, '[data-testid="history"]')).toEqual([]);
     await screenshot(en, 'history-playback-en');
+
+    const d = texts('en', 'dashboard');
     await open(en, '/dashboard');
     await en.locator('[data-testid="dashboard"][data-loaded="1"]').waitFor({ timeout: 20_000 });
-    await en.waitForTimeout(1500);
+    const total = en.locator('[data-testid="stat-total"]');
+    await expect(total.locator('.wt-dash-stat-value').innerText()).resolves.toBe('75');
+    await expect(total.locator('.wt-dash-stat-label').innerText()).resolves.toBe(d.stat.total);
+    await expect(en.locator('[data-testid="stat-accounts"] .wt-dash-stat-label').innerText()).resolves.toBe(d.stat.accounts);
+    expect(await cjkTexts(en, '[data-testid="dashboard"]')).toEqual([]);
     await screenshot(en, 'dashboard-en');
+    expect(enErrors).toEqual([]);
     await ctx.close();
   });
 });

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/src/index.js';
 import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
-import { closeOverlays, login } from './console.js';
+import { cjkTexts, closeOverlays, login } from './console.js';
 
 const texts = (lang: string, ns: string) =>
   JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, `${ns}.json`), 'utf8')) as Record<string, any>;
@@ -129,14 +129,34 @@ describe('monitor', () => {
   });
 
   it('shows the map in English', async () => {
+    const m = texts('en', 'monitor');
     const ctx = await newContext(browser, { locale: 'en' });
     const en = await ctx.newPage();
+    const enErrors = watchErrors(en);
     await login(en, server.url, 'en');
-    await en.locator('[data-testid="monitor"][data-loaded="1"]').waitFor({ timeout: 30_000 });
-    await en.locator('[data-testid="device-list"] .wt-device-row').first().click();
-    await en.locator('[data-testid="device-card"] .ant-tag').first().waitFor();
-    await en.waitForTimeout(1500);
+    const monitor = en.locator('[data-testid="monitor"][data-loaded="1"]');
+    await monitor.waitFor({ timeout: 30_000 });
+    // The toolbar in English: base maps, and switches named as their labels say.
+    const toolbar = en.locator('.wt-map-toolbar');
+    await toolbar.locator('.ant-segmented-item', { hasText: m.toolbar.normal }).waitFor();
+    await toolbar.locator('.ant-segmented-item', { hasText: m.toolbar.satellite }).waitFor();
+    const switches = await toolbar.locator('.ant-switch').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    expect(switches).toEqual(expect.arrayContaining([m.toolbar.fences, m.toolbar.sosAnimation]));
+    // A watch the simulator drives: online in the list, its card with English labels and its IMEI.
+    await en.locator('.wt-monitor-panel input').first().fill(IMEIS[0]!);
+    const row = en.locator('[data-testid="device-list"] .wt-device-row').first();
+    await expect.poll(() => row.innerText()).toContain(m.status.online);
+    await row.click();
+    const card = en.locator('[data-testid="device-card"]');
+    await card.locator('.ant-tag').first().waitFor();
+    const shown = await card.innerText();
+    for (const label of [m.card.battery, m.card.signal, m.card.lastSeen, m.card.address, m.card.history]) expect(shown).toContain(label);
+    expect(shown).toContain(IMEIS[0]);
+    // The address is looked up (what the geocoder names is data; no label of another language is left).
+    await expect.poll(() => card.locator('[data-testid="device-address"]').innerText()).not.toBe(m.card.locating);
+    expect(await cjkTexts(en, '[data-testid="monitor"]')).toEqual([]);
     await screenshot(en, 'monitor-card-en');
+    expect(enErrors).toEqual([]);
     await ctx.close();
   });
 });

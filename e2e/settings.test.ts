@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, root, screenshot, startServer, watchErrors, type ServerProcess } from './harness.js';
 import { CJK, callApi, cjkTexts, freshTab, login, open } from './console.js';
 
-type Texts = { platform: { saved: string }; calls: Record<string, string>; oplog: { success: string }; logs: { tab: string; actions: Record<string, string> } };
+type Texts = {
+  platform: { saved: string; title: string; menus: string };
+  functions: Record<string, string>;
+  retention: { title: string; days: string };
+  calls: Record<string, string>;
+  oplog: { success: string };
+  logs: { tab: string; actions: Record<string, string> };
+};
 const routeTexts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'route.json'), 'utf8')) as Record<string, string>;
 const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'settings.json'), 'utf8')) as Texts;
 
@@ -39,11 +46,17 @@ async function settled(page: Page) {
   });
 }
 
-/** Opens `to` by its address in a new tab of the same session, in `lang`, photographs it, closes it. */
-async function shootFresh(from: Page, lang: string, to: string, ready: string, name: string) {
+/**
+ * Opens `to` by its address in a new tab of the same session, in `lang`: its tag is active under the
+ * page's title in that language and `shows` are on screen (an English page shows nothing Chinese);
+ * photographs it and closes it.
+ */
+async function shootFresh(from: Page, lang: string, to: string, ready: string, name: string, title: string, shows: string[]) {
   const { tab, errors } = await freshTab(from, server.url, to, lang);
   await tab.locator(ready).first().waitFor({ timeout: 30_000 });
   await tab.locator('.ant-spin-spinning').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+  expect((await tab.locator(`.wt-tags .wt-tag.active[href="${to}"]`).innerText()).trim()).toBe(title);
+  for (const text of shows) await tab.locator('.wt-main').getByText(text).first().waitFor({ timeout: 15_000 });
   await settled(tab);
   await screenshot(tab, name);
   const foreign = lang === 'en' ? await cjkTexts(tab, '.wt-main') : [];
@@ -130,9 +143,24 @@ describe('platform settings and the operation log', () => {
 
   it('shows the pages by their address in a fresh tab, in Chinese and English', { timeout: 180_000 }, async () => {
     for (const lang of ['zh-CN', 'en']) {
-      await shootFresh(page, lang, '/setting/platform', '[data-testid="retention-effective"]', `setting-platform-${lang}`);
-      await shootFresh(page, lang, '/setting/setingfunction', '[data-testid="switch-switchAnimation"] .ant-switch', `setting-functions-${lang}`);
-      await shootFresh(page, lang, '/setting/userlogs', '[data-testid="operation-log"] tbody tr.ant-table-row', `setting-userlogs-${lang}`);
+      const s = texts(lang);
+      const r = routeTexts(lang);
+      // The platform info the agent saved and the retention in force (180 days of positions).
+      await shootFresh(page, lang, '/setting/platform', '[data-testid="retention-effective"]', `setting-platform-${lang}`, r.platform!, [
+        s.platform.title,
+        s.platform.menus,
+        s.retention.title,
+        s.retention.days.replace('{{n}}', '180'),
+      ]);
+      await shootFresh(page, lang, '/setting/setingfunction', '[data-testid="switch-switchAnimation"] .ant-switch', `setting-functions-${lang}`, r.settingFunction!, [
+        s.functions.switchAnimation!,
+        s.functions.IsShowMonitorFence!,
+      ]);
+      // The save of the first test, named in the page's language.
+      await shootFresh(page, lang, '/setting/userlogs', '[data-testid="operation-log"] tbody tr.ant-table-row', `setting-userlogs-${lang}`, r.userLogs!, [
+        s.calls['/Platform/Save']!,
+        s.oplog.success,
+      ]);
     }
   });
 

@@ -42,15 +42,36 @@ async function nav(page: Page, to: string, title: string) {
 
 describe('console shell', () => {
   it('shows the login page in the three languages', async () => {
+    // One page: the language is switched before each visit (the console reads it as it starts).
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    const squeeze = (s: string) => s.replace(/\s+/g, '');
     for (const lang of ['zh-CN', 'zh-TW', 'en'] as const) {
-      const ctx = await newContext(browser, { locale: lang });
-      await ctx.addInitScript((l) => localStorage.setItem('wt.locale', l), lang);
-      const page = await ctx.newPage();
+      const l = texts(lang, 'login');
       await page.goto(`${server.url}/login`);
-      await page.locator('button[type="submit"]').waitFor();
+      await page.evaluate((x) => localStorage.setItem('wt.locale', x), lang);
+      await page.reload();
+      await page.locator(`html[lang="${lang}"]`).waitFor({ state: 'attached' });
+      const submit = page.locator('button[type="submit"]');
+      await submit.waitFor();
+      // The form in the page's language: its fields (named and hinted), the button, the links.
+      const account = page.locator('input[autocomplete="username"]');
+      const password = page.locator('input[autocomplete="current-password"]');
+      expect(await account.getAttribute('placeholder')).toBe(l.placeholders.account);
+      expect(await account.getAttribute('aria-label')).toBe(l.fields.account);
+      expect(await password.getAttribute('placeholder')).toBe(l.placeholders.password);
+      expect(squeeze(await submit.innerText())).toBe(squeeze(l.actions.login));
+      await page.getByText(l.actions.toRegister, { exact: true }).waitFor();
+      await page.getByText(l.actions.toForgot, { exact: true }).waitFor();
+      // The language menu names the language on screen, and nothing of another language shows.
+      expect(await page.locator('button[aria-label]').filter({ has: page.locator('.anticon-translation') }).innerText()).toContain(texts(lang, 'common').languages[lang]);
+      if (lang === 'en') expect(await cjkTexts(page)).toEqual([]);
+      else expect((await visibleTexts(page)).map((t) => t.text)).toContain(l.actions.toRegister);
       await screenshot(page, `login-${lang}`);
-      await ctx.close();
     }
+    expect(errors).toEqual([]);
+    await ctx.close();
   });
 
   it('refuses a bad login with the §8 message and keeps the user on the login page', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import zhTW from 'antd/locale/zh_TW';
@@ -14,6 +14,7 @@ import { queryClient } from './queryClient';
 import { useSettings } from '../stores/settings';
 import { useApp } from '../stores/app';
 import { currentLocale } from '../i18n';
+import { themeConfig } from './theme';
 
 const ANTD_LOCALES = { 'zh-CN': zhCN, 'zh-TW': zhTW, en: enUS } as const;
 const DAYJS_LOCALES: Record<Locale, string> = { 'zh-CN': 'zh-cn', 'zh-TW': 'zh-tw', en: 'en' };
@@ -23,6 +24,7 @@ export function Providers({ children }: { children: ReactNode }) {
   const locale = currentLocale();
   const themeColor = useSettings((s) => s.themeColor);
   const size = useApp((s) => s.size);
+  const theme = useMemo(() => themeConfig(themeColor), [themeColor]);
 
   useEffect(() => {
     dayjs.locale(DAYJS_LOCALES[locale]);
@@ -30,7 +32,7 @@ export function Providers({ children }: { children: ReactNode }) {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={ANTD_LOCALES[locale]} componentSize={size} theme={{ token: { colorPrimary: themeColor, colorInfo: themeColor } }}>
+      <ConfigProvider locale={ANTD_LOCALES[locale]} componentSize={size} theme={theme}>
         <AntApp>{children}</AntApp>
       </ConfigProvider>
     </QueryClientProvider>

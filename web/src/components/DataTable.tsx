@@ -144,7 +144,8 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
               : undefined
         }
         onChange={onChange}
-        scroll={props.scrollX ? { x: props.scrollX } : undefined}
+        // An empty table is not scrolled sideways: a scroll area with nothing to focus cannot be scrolled from the keyboard.
+        scroll={props.scrollX && rows.length ? { x: props.scrollX } : undefined}
         rowSelection={
           props.selection
             ? { selectedRowKeys: props.selection.keys, onChange: (keys, selected) => props.selection!.onChange(keys, selected), preserveSelectedRowKeys: true }

@@ -18,6 +18,7 @@ import { AlarmSoundPlayer, alarmSoundOf } from './alarmSound';
 import { RealtimeConnection } from './connection';
 import { emitCommands, emitRefresh } from './events';
 import { useRealtime } from './store';
+import { SECONDARY_TEXT } from '../app/theme';
 
 export const ALARM_SOUND_URL = '/sounds/alarm.wav';
 
@@ -124,7 +125,7 @@ export function RealtimeProvider() {
                 <div>
                   <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} />
                 </div>
-                <div style={{ color: '#8c8c8c', fontSize: 12 }}>
+                <div style={{ color: SECONDARY_TEXT, fontSize: 12 }}>
                   IMEI {a.DeviceID} · {a.Created}
                 </div>
               </div>

@@ -1,8 +1,7 @@
 import { ColorPicker, Drawer, Button, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSettings, type Settings } from '../../stores/settings';
-
-const PRESETS = ['#409EFF', '#1890ff', '#304156', '#212121', '#11a983', '#13c2c2', '#6959CD', '#f5222d'];
+import { THEME_PRESETS } from '../theme';
 
 export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('shell');
@@ -23,7 +22,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
         <ColorPicker
           value={s.themeColor}
           disabledAlpha
-          presets={[{ label: t('settings.themeColor'), colors: PRESETS }]}
+          presets={[{ label: t('settings.themeColor'), colors: THEME_PRESETS }]}
           onChangeComplete={(c) => s.change('themeColor', c.toHexString())}
         />,
       )}

@@ -54,7 +54,14 @@ function PopupSettings({ readOnly }: { readOnly: boolean }) {
           key: 'NewState',
           title: t('alarm:setting.popup'),
           width: 120,
-          render: (_, r) => <Switch checked={ruleFor(r.Code).show} disabled={readOnly} onChange={(on) => void save(r, { NewState: on ? 1 : 2 })} />,
+          render: (_, r) => (
+            <Switch
+              checked={ruleFor(r.Code).show}
+              disabled={readOnly}
+              onChange={(on) => void save(r, { NewState: on ? 1 : 2 })}
+              aria-label={t('alarm:setting.popupFor', { name: typeName(r.Code) })}
+            />
+          ),
         },
         {
           key: 'RingType',

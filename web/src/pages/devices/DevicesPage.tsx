@@ -357,7 +357,7 @@ export default function DevicesPage() {
         ]}
         extra={
           <Space>
-            <Switch checked={withSubs} onChange={setWithSubs} size="small" />
+            <Switch checked={withSubs} onChange={setWithSubs} size="small" aria-label={t('devices:field.includeSubAccounts')} />
             <span>{t('devices:field.includeSubAccounts')}</span>
           </Space>
         }

@@ -92,6 +92,7 @@ export default function SceneListPage() {
               loading={toggle.pending?.[0].SceneId === s.SceneId}
               onChange={(v) => void toggle.run(s, v)}
               data-testid={`scene-enabled-${s.SceneId}`}
+              aria-label={t('list.enabledFor', { name: s.Name })}
             />
           ),
         },

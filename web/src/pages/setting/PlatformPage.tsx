@@ -2,7 +2,7 @@
 // contact details, the login link (key) and host name its sub-accounts log in on, the menus hidden
 // from the accounts below it, the device label and batch-command switches. Read-only without
 // platform.edit.
-import { useEffect, useMemo, useState, type Key } from 'react';
+import { useEffect, useId, useMemo, useState, type Key } from 'react';
 import { Alert, App, Button, Card, Col, Divider, Form, Input, Row, Space, Switch, Tooltip, Tree, Typography, Upload } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -73,6 +73,7 @@ export default function PlatformPage() {
   const userInfo = useSession((s) => s.userInfo);
   // The account whose platform is edited: one's own, or one of the subtree.
   const [accountId, setAccountId] = useState<number | undefined>(undefined);
+  const pickerId = useId();
   const target = accountId ?? userInfo?.UserId;
   const self = target === userInfo?.UserId;
   const info = usePlatformInfo(target);
@@ -187,9 +188,11 @@ export default function PlatformPage() {
     >
       {editable && (
         <Space style={{ marginBottom: 16 }} wrap>
-          <Typography.Text>{t('functions.account')}</Typography.Text>
+          <Typography.Text>
+            <label htmlFor={pickerId}>{t('functions.account')}</label>
+          </Typography.Text>
           <div style={{ width: 260 }}>
-            <AccountSelect value={target} onChange={(v) => setAccountId(v)} />
+            <AccountSelect id={pickerId} value={target} onChange={(v) => setAccountId(v)} />
           </div>
         </Space>
       )}

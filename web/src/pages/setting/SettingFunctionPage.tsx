@@ -3,7 +3,7 @@
 // it has itself), so on one's own account they are shown disabled with the reason. With
 // function.edit another account of the subtree can be picked. A change takes effect at once: the
 // session's user information is replaced by the server's answer.
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Alert, Card, List, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,7 @@ export default function SettingFunctionPage() {
   const qc = useQueryClient();
   const me = useSession((s) => s.userInfo);
   const [accountId, setAccountId] = useState<number | undefined>(undefined);
+  const pickerId = useId();
   const target = accountId ?? me?.UserId;
   const self = !accountId || accountId === me?.UserId;
   const other = useQuery({
@@ -84,9 +85,11 @@ export default function SettingFunctionPage() {
     <Card className="wt-settings-page" data-testid="functions-page">
       {mayEditOthers && (
         <Space style={{ marginBottom: 16 }} wrap>
-          <Typography.Text>{t('functions.account')}</Typography.Text>
+          <Typography.Text>
+            <label htmlFor={pickerId}>{t('functions.account')}</label>
+          </Typography.Text>
           <div style={{ width: 260 }}>
-            <AccountSelect value={target} onChange={(v) => setAccountId(v)} />
+            <AccountSelect id={pickerId} value={target} onChange={(v) => setAccountId(v)} />
           </div>
         </Space>
       )}

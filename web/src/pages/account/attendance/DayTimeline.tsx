@@ -5,6 +5,7 @@
 import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DAY_MINUTES, axisTicks, type Segment } from './timeline';
+import { SECONDARY_TEXT } from '../../../app/theme';
 
 export const TIMELINE_COLOURS = {
   inside: '#52c41a',
@@ -61,7 +62,7 @@ export function DayTimeline({ intervals, windows }: { intervals: Segment[]; wind
           {axisTicks(2).map((tick) => (
             <g key={tick.minute}>
               <line x1={pct(tick.minute)} x2={pct(tick.minute)} y1={TICK_Y} y2={TICK_Y + 5} stroke="#bfbfbf" />
-              <text x={pct(tick.minute)} y={TICK_Y + 18} fontSize={11} textAnchor="middle" fill="#8c8c8c">
+              <text x={pct(tick.minute)} y={TICK_Y + 18} fontSize={11} textAnchor="middle" fill={SECONDARY_TEXT}>
                 {tick.label}
               </text>
             </g>

@@ -10,18 +10,22 @@ export function AccountSelect({
   onChange,
   exclude,
   testId = 'account-select',
+  id,
 }: {
   value?: number;
   onChange?: (v: number) => void;
   /** Accounts that cannot be chosen (shown, greyed). */
   exclude?: number[];
   testId?: string;
+  /** The id of its search field, for a `<label htmlFor>` outside a form (a form item gives its own). */
+  id?: string;
 }) {
   const { t } = useTranslation();
   const tree = useAccountTree({ exclude });
   return (
     <TreeSelect<number>
       {...tree.props}
+      id={id}
       value={value}
       onChange={(v) => onChange?.(v)}
       treeNodeLabelProp="title"

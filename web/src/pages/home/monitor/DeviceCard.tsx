@@ -12,6 +12,7 @@ import { CommandDialog } from './CommandDialog';
 import { RelativeTime } from './RelativeTime';
 import { USER_DATA } from '../../../i18n/texts';
 import { useCan } from '../../../access/can';
+import { SECONDARY_TEXT } from '../../../app/theme';
 
 export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: () => void }) {
   const { t } = useTranslation('monitor');
@@ -55,7 +56,7 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
         <Spin />
       ) : (
         <>
-          <Descriptions size="small" column={2} colon={false} styles={{ label: { color: '#8c8c8c' } }}>
+          <Descriptions size="small" column={2} colon={false} styles={{ label: { color: SECONDARY_TEXT } }}>
             <Descriptions.Item label="IMEI" span={2}>
               <Typography.Text copyable>{d.Imei}</Typography.Text>
             </Descriptions.Item>

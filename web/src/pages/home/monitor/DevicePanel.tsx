@@ -148,6 +148,7 @@ function LiveRows({
       rows={ids}
       height={height}
       empty={t('panel.empty')}
+      label={t('panel.list')}
       render={(id) => {
         const r = store.records.get(id);
         return r ? (
@@ -200,13 +201,14 @@ const DeviceRow = memo(function DeviceRow({
 const ROW = 38;
 
 /** Rows on screen only: 50 000 devices cost the twenty that are visible. */
-function VirtualRows<T>({ rows, height, render, empty }: { rows: T[]; height: number; render: (r: T) => React.ReactNode; empty: string }) {
+function VirtualRows<T>({ rows, height, render, empty, label }: { rows: T[]; height: number; render: (r: T) => React.ReactNode; empty: string; label: string }) {
   const [top, setTop] = useState(0);
   if (!rows.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />;
   const first = Math.max(0, Math.floor(top / ROW) - 5);
   const last = Math.min(rows.length, Math.ceil((top + height) / ROW) + 5);
   return (
-    <div className="wt-virtual" style={{ height }} onScroll={(e) => setTop(e.currentTarget.scrollTop)}>
+    // A region the keyboard can scroll: focusable, and named for screen readers.
+    <div className="wt-virtual" style={{ height }} onScroll={(e) => setTop(e.currentTarget.scrollTop)} role="region" aria-label={label} tabIndex={0}>
       <div style={{ height: rows.length * ROW, position: 'relative' }}>
         <div style={{ position: 'absolute', top: first * ROW, left: 0, right: 0 }}>{rows.slice(first, last).map(render)}</div>
       </div>

@@ -50,6 +50,7 @@ export function MapToolbar() {
             <Switch
               size="small"
               checked={info?.isShowMapLabel === 1}
+              aria-label={t('toolbar.labels')}
               onChange={(on) => save(() => call('/User/EditUserInfoByStatus', { UserId: userId, isShowMapLabel: on ? 1 : 2 }))}
             />
             <span>{t('toolbar.labels')}</span>
@@ -59,6 +60,7 @@ export function MapToolbar() {
           <Switch
             size="small"
             checked={info?.IsShowMonitorFence === 1}
+            aria-label={t('toolbar.fences')}
             onChange={(on) => save(() => call('/User/EditUserInfoByFenceStatus', { UserId: userId, IsShowMonitorFence: on ? 1 : 2 }))}
           />
           <span>{t('toolbar.fences')}</span>
@@ -67,6 +69,7 @@ export function MapToolbar() {
           <Switch
             size="small"
             checked={info?.switchAnimation === 1}
+            aria-label={t('toolbar.sosAnimation')}
             onChange={(on) => save(() => call('/User/EditUserInfoBySosAlarm', { UserId: userId, switchAnimation: on ? 1 : 2 }))}
           />
           <span>{t('toolbar.sosAnimation')}</span>

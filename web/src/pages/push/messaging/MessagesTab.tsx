@@ -293,7 +293,12 @@ export function MessagesTab() {
             width: 260,
             render: (_, r) => (
               <Space orientation="vertical" size={0} style={{ width: '100%' }} data-testid={`message-progress-${r.SendId}`}>
-                <Progress percent={r.Total ? Math.round((r.Answered / r.Total) * 100) : 0} size="small" status={r.Failed ? 'exception' : undefined} />
+                <Progress
+                  percent={r.Total ? Math.round((r.Answered / r.Total) * 100) : 0}
+                  size="small"
+                  status={r.Failed ? 'exception' : undefined}
+                  aria-label={t('messaging:progressAnswered')}
+                />
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                   {t('messaging:counts', { total: r.Total, queued: r.Queued, sent: r.Sent, answered: r.Answered, failed: r.Failed })}
                 </Typography.Text>
