@@ -244,8 +244,8 @@ export const sceneHistoryRequest = z
     EndTime: dateInput,
   })
   .refine((v) => v.DeviceId !== undefined || (v.Imei ?? '') !== '', { error: 'validation.required', path: ['DeviceId'] })
-  .refine((v) => new Date(v.EndTime) > new Date(v.StartTime), { error: 'scene.historyRange', path: ['EndTime'] })
-  .refine((v) => new Date(v.EndTime).getTime() - new Date(v.StartTime).getTime() <= MAX_SCENE_HISTORY_DAYS * 86_400_000, {
+  .refine((v) => v.EndTime.approxMs() > v.StartTime.approxMs(), { error: 'scene.historyRange', path: ['EndTime'] })
+  .refine((v) => v.EndTime.approxMs() - v.StartTime.approxMs() <= MAX_SCENE_HISTORY_DAYS * 86_400_000, {
     error: 'scene.historyTooLong',
     path: ['EndTime'],
     params: { days: MAX_SCENE_HISTORY_DAYS },
