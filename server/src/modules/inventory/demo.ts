@@ -29,7 +29,7 @@ export const seedInventoryDemo: DemoStep = async (deps, accounts) => {
     .returning({ id: invModels.id });
   const [version] = await db.insert(invVersions).values({ accountId: admin.id, name: 'V2.1.0', kind: 1 }).returning({ id: invVersions.id });
   const [owner] = await db.insert(invOwners).values({ accountId: admin.id, name: 'WearTrack' }).returning({ id: invOwners.id });
-  const ctx = { deps, user: { id: admin.id, path: admin.path }, locale: 'zh-CN' } as unknown as AuthedContext;
+  const ctx = { deps, user: { id: admin.id, path: admin.path, timeZoneOffset: admin.timeZoneOffset }, locale: 'zh-CN' } as unknown as AuthedContext;
   const common = { VersionId: version!.id, OwnerId: owner!.id, Remark: '', Iccids: [], DryRun: false };
   await insertBatch(ctx, { ...common, ModelId: models[0]!.id, StoreId: stores[1]!.id, StockInDate: SentTime.wallClock(Date.UTC(2026, 9, 8)), Imeis: imeis('86912305010', 40) });
   await insertBatch(ctx, { ...common, ModelId: models[1]!.id, StoreId: stores[0]!.id, StockInDate: SentTime.wallClock(Date.UTC(2026, 10, 2)), Imeis: imeis('86912305020', 25) });
