@@ -105,9 +105,9 @@ export type RelativeTime =
 
 /**
  * Relative time of SPEC §9: under 30 s just now; under 1 h minutes; under 1 day hours; under 2 days
- * '1 day ago'; older is the formatted date.
+ * '1 day ago'; older is the formatted date (at the reader's offset, minutes east of UTC).
  */
-export function relativeTime(value: Date | number | string, now: number = Date.now()): RelativeTime {
+export function relativeTime(value: Date | number | string, now: number = Date.now(), offsetMinutes?: number): RelativeTime {
   const d = toDate(value);
   if (!d) return { key: 'date', text: '' };
   const diff = (now - d.getTime()) / 1000;
@@ -115,5 +115,5 @@ export function relativeTime(value: Date | number | string, now: number = Date.n
   if (diff < 3600) return { key: 'minutesAgo', count: Math.ceil(diff / 60) };
   if (diff < 86400) return { key: 'hoursAgo', count: Math.ceil(diff / 3600) };
   if (diff < 2 * 86400) return { key: 'oneDayAgo' };
-  return { key: 'date', text: formatDateTime(d) };
+  return { key: 'date', text: formatDateTime(d, offsetMinutes) };
 }

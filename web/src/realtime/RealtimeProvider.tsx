@@ -17,6 +17,7 @@ import { closeNotices, noticeClosed, noticeOpened, setNoticeCloser } from './ala
 import { RealtimeConnection } from './connection';
 import { emitCommands, emitRefresh } from './events';
 import { useRealtime } from './store';
+import { shownTime } from '../session/time';
 
 export const ALARM_SOUND_URL = '/sounds/alarm.wav';
 
@@ -109,7 +110,7 @@ export function RealtimeProvider() {
                   <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} />
                 </div>
                 <div style={{ color: '#8c8c8c', fontSize: 12 }}>
-                  IMEI {a.DeviceID} · {a.Created}
+                  IMEI {a.DeviceID} · {shownTime(a.Created)}
                 </div>
               </div>
             ),
