@@ -8,10 +8,11 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/lib/passwords.js';
+import { REALTIME_TOPICS } from '../src/realtime/topics.js';
 import { enqueuePush } from '../src/modules/push/outbox.js';
 import { insertAccount } from '../src/modules/user/repo.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
-import { addDevice, type TestDevice } from './alarm-fixtures.js';
+import { addDevice, deviceAlarm, type TestDevice } from './alarm-fixtures.js';
 
 const EAST = 480; // UTC+8
 const WEST = -540; // UTC−9
@@ -64,7 +65,7 @@ describe.each(databases())('times in the viewer’s zone on %s', (kind) => {
        VALUES (5, $1, $2, 1, $3, $4, $5, $2, 'seen')`,
       [watch.id, b.id, new Date(T), new Date(T + 60_000), new Date(T + 120_000)],
     );
-    await q(`INSERT INTO alarm_contacts (account_id, name, phone, email, created_at) VALUES ($1, 'Night desk', '', 'desk@example.com', $2)`, [b.id, new Date(T)]);
+    await q(`INSERT INTO alarm_contacts (account_id, name, phone, email, notify_email, created_at) VALUES ($1, 'Night desk', '', 'desk@example.com', 1, $2)`, [b.id, new Date(T)]);
     await q(`INSERT INTO health_readings (device_id, time, received_at, heart_rate, pending) VALUES ($1, $2, $2, 72, false)`, [watch.id, new Date(H)]);
     await q(`INSERT INTO device_state (device_id, health_time) VALUES ($1, $2) ON CONFLICT (device_id) DO UPDATE SET health_time = EXCLUDED.health_time`, [watch.id, new Date(H)]);
     await q(`INSERT INTO operation_logs (account_id, account_path, login_name, call, action, created_at) VALUES ($1, $2, 'branch9', '/Zone/Test', 'zone.test', $3)`, [
@@ -227,10 +228,22 @@ describe.each(databases())('times in the viewer’s zone on %s', (kind) => {
     expect(JSON.parse(o!.body)).toMatchObject({ NotificationType: 5, Created: T_WEST });
   });
 
+  it('writes the alarm contact’s notice at the contact’s account’s offset', async () => {
+    const raisedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    const events: { Created: string }[] = [];
+    const stop = p.deps.bus.subscribe<{ Created: string }>(REALTIME_TOPICS.alarmRaised, (e) => events.push(e));
+    await deviceAlarm(p, watch, 'sos', raisedAt);
+    stop();
+    const [n] = await p.deps.database.query<{ body: string }>(`SELECT body FROM notice_outbox WHERE channel = 'email' AND imei = $1 ORDER BY id DESC LIMIT 1`, [watch.imei]);
+    expect(n!.body.startsWith(at(raisedAt.getTime(), WEST))).toBe(true);
+    // The realtime event carries the instant; each console shows it in its own zone.
+    expect(events.map((e) => e.Created)).toContain(raisedAt.toISOString());
+  });
+
   it('follows a change of the account’s zone from the next call on', async () => {
     const r = await p.call('/User/EditUserInfo', { UserId: branch.id, timeZoneOffset: EAST }, west);
     expect(r.body.State).toBe(200);
-    const [a] = await page('/ExceptionMessage/allExceptionMsgPage', west, { Imei: watch.imei });
+    const [a] = await page('/ExceptionMessage/allExceptionMsgPage', west, { Imei: watch.imei, Status: 1 });
     expect(a!.Created).toBe(T_EAST);
     await p.call('/User/EditUserInfo', { UserId: branch.id, timeZoneOffset: WEST }, west);
   });
