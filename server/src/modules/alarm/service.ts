@@ -2,8 +2,7 @@
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { ALWAYS_ON_ALARM_CODES, type Locale, type SentTime } from '@wt/contract';
-import type { AuthUser } from '../../calls.js';
-import type { AuthedContext } from '../../calls.js';
+import type { AuthedContext, AuthUser } from '../../calls.js';
 import { accounts, alarmContacts, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
