@@ -228,6 +228,23 @@ describe.each(databases())('times in the viewer’s zone on %s', (kind) => {
     expect(JSON.parse(o!.body)).toMatchObject({ NotificationType: 5, Created: T_WEST });
   });
 
+  it('exports a stock-take with its time in each reader’s zone, and lists it as an instant', async () => {
+    const [st] = await p.deps.database.query<{ id: number }>(
+      `INSERT INTO asset_stock_takes (owner_id, location_id, location_name, user_id, user_name, time, expected, seen, missing, extra, lines)
+       VALUES ($1, 1, 'Store room', $1, 'branch9', $2, 0, 0, 0, 0, '[]') RETURNING id`,
+      [branch.id, new Date(T)],
+    );
+    for (const [token, shown] of [[east, T_EAST], [west, T_WEST]] as const) {
+      const r = await p.call('/Asset/StockTakeExport', { StockTakeId: st!.id }, token, { 'accept-language': 'en' });
+      expect(r.body.State, JSON.stringify(r.body)).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(Buffer.from(r.body.Content, 'base64') as never);
+      expect(wb.worksheets[0]!.getRow(2).getCell(2).value).toBe(shown);
+      const [item] = await page('/Asset/StockTakes', token);
+      expect(item!.Time).toBe(new Date(T).toISOString());
+    }
+  });
+
   it('writes the alarm contact’s notice at the contact’s account’s offset', async () => {
     const raisedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
     const events: { Created: string }[] = [];
