@@ -257,6 +257,22 @@ describe.each(databases())('times in the viewer’s zone on %s', (kind) => {
     expect(events.map((e) => e.Created)).toContain(raisedAt.toISOString());
   });
 
+  it('searches SMS and e-mail records by times read in the sender’s zone', async () => {
+    await p.deps.database.query(`INSERT INTO notice_outbox (channel, account_id, recipient, subject, body, created_at) VALUES ('email', $1, 'desk@example.com', 's', 'b', $2)`, [
+      branch.id,
+      new Date(T),
+    ]);
+    const found = async (token: string, from: string | number, to: string | number) => {
+      const r = await p.call('/SMS/Records', { UserId: branch.id, StartTime: from, EndTime: to }, token);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.Total;
+    };
+    expect(await found(west, T_WEST, T_WEST)).toBe(1);
+    expect(await found(east, T_WEST, T_WEST)).toBe(0);
+    expect(await found(east, T_EAST, T_EAST)).toBe(1);
+    expect(await found(east, T / 1000, T / 1000)).toBe(1);
+  });
+
   it('follows a change of the account’s zone from the next call on', async () => {
     const r = await p.call('/User/EditUserInfo', { UserId: branch.id, timeZoneOffset: EAST }, west);
     expect(r.body.State).toBe(200);
