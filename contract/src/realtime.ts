@@ -60,6 +60,7 @@ export interface AlarmPush {
   /** The content as a key of the message catalogue and its parameters: consoles render it in their language. */
   MessageKey?: string;
   MessageParams?: Record<string, unknown>;
+  /** When it was raised (last), an ISO instant: consoles show it in their account's zone. */
   Created: string;
 }
 

@@ -20,6 +20,7 @@ import {
   text,
   translate,
   unionOptions,
+  type SentTime,
 } from '../src/index.js';
 
 const requests = Object.entries(SCHEMAS as Record<string, { request: z.ZodType }>).map(([path, s]) => ({ path, request: s.request }));
@@ -138,12 +139,16 @@ describe('building blocks', () => {
     for (const v of [0, -1, 2147483648, 1.5, 'abc', '', true, null]) expect(id.safeParse(v).success, String(v)).toBe(false);
   });
 
-  it('reads dates as ISO text, epoch seconds or milliseconds, from 1970 to 2100, answering ISO', () => {
-    expect(dateInput.parse('2024-05-01T08:00:00Z')).toBe('2024-05-01T08:00:00.000Z');
-    expect(dateInput.parse(1714550400)).toBe('2024-05-01T08:00:00.000Z');
-    expect(dateInput.parse('1714550400')).toBe('2024-05-01T08:00:00.000Z');
-    expect(dateInput.parse(1714550400000)).toBe('2024-05-01T08:00:00.000Z');
-    expect(dateInput.parse(0)).toBe('1970-01-01T00:00:00.000Z');
+  it('reads dates as ISO text, epoch seconds or milliseconds, from 1970 to 2100, answering the instant', () => {
+    const utc = (v: unknown) => (dateInput.parse(v) as SentTime).at(0).toISOString();
+    expect(utc('2024-05-01T08:00:00Z')).toBe('2024-05-01T08:00:00.000Z');
+    expect(utc('2024-05-01T16:00:00+08:00')).toBe('2024-05-01T08:00:00.000Z');
+    expect(utc(1714550400)).toBe('2024-05-01T08:00:00.000Z');
+    expect(utc('1714550400')).toBe('2024-05-01T08:00:00.000Z');
+    expect(utc(1714550400000)).toBe('2024-05-01T08:00:00.000Z');
+    expect(utc(0)).toBe('1970-01-01T00:00:00.000Z');
+    // An instant is the same whatever the sender's zone.
+    expect((dateInput.parse('2024-05-01T08:00:00Z') as SentTime).at(-540).toISOString()).toBe('2024-05-01T08:00:00.000Z');
     const refusal = (v: unknown) => fieldErrorsOf(z.object({ At: dateInput }).safeParse({ At: v }).error!.issues, { At: v })[0];
     expect(refusal('garbage')).toEqual({ Field: 'At', Message: 'validation.date' });
     expect(refusal(1.5)).toEqual({ Field: 'At', Message: 'validation.date' });
@@ -153,6 +158,18 @@ describe('building blocks', () => {
     }
     expect(refusal(undefined)).toEqual({ Field: 'At', Message: 'validation.required' });
     expect(refusal('a\u0000b')).toEqual({ Field: 'At', Message: 'validation.nul' });
+    expect(refusal('2024-02-30')).toEqual({ Field: 'At', Message: 'validation.date' });
+    expect(refusal('2024-05-01 24:30')).toEqual({ Field: 'At', Message: 'validation.date' });
+  });
+
+  it("reads a time without a zone in the sender's zone, never the server's", () => {
+    const t = dateInput.parse('2024-05-01 08:00:00') as SentTime;
+    expect(t.zoned).toBe(false);
+    expect(t.at(480).toISOString()).toBe('2024-05-01T00:00:00.000Z');
+    expect(t.at(-540).toISOString()).toBe('2024-05-01T17:00:00.000Z');
+    expect((dateInput.parse('2024-05-01') as SentTime).at(480).toISOString()).toBe('2024-04-30T16:00:00.000Z');
+    expect((dateInput.parse('2024-05-01T08:30') as SentTime).at(0).toISOString()).toBe('2024-05-01T08:30:00.000Z');
+    expect(JSON.stringify({ t })).toBe('{"t":"2024-05-01T08:00:00.000"}');
   });
 
   it('takes fractional numbers a float4 holds, 0 included, and refuses the ones it would underflow on', () => {

@@ -18,6 +18,8 @@ export interface AuthUser {
   mustChangePassword: boolean;
   /** The actions of its permission set (contract permissions.ts), or every action. */
   actions: 'all' | ReadonlySet<string>;
+  /** The account's zone, minutes east of UTC: every time it is shown or sends without a zone is in it. */
+  timeZoneOffset: number;
 }
 
 export interface CallContext {

@@ -20,7 +20,7 @@ describe.each(databases())('exports page by page on %s', (kind) => {
     );
     ctx = {
       deps: p.deps,
-      user: { id: a!.id, loginName: a!.login_name, path: a!.path, userType: a!.user_type, kind: a!.kind, sessionId: 0, mustChangePassword: false, actions: 'all' },
+      user: { id: a!.id, loginName: a!.login_name, path: a!.path, userType: a!.user_type, kind: a!.kind, sessionId: 0, mustChangePassword: false, actions: 'all', timeZoneOffset: 480 },
       locale: 'en',
       ip: '127.0.0.1',
       userAgent: 'test',

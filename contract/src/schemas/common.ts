@@ -6,7 +6,7 @@
 // error carries (see issues.ts).
 import { z } from 'zod';
 import { loginPassword } from '../rules.js';
-import { toDate } from '../time.js';
+import { sentTime } from '../time.js';
 
 export const INT4_MIN = -2_147_483_648;
 export const INT4_MAX = 2_147_483_647;
@@ -106,23 +106,25 @@ export const password = loginPassword.max(64, { error: 'validation.tooLong' });
 export const languageTag = text(35).optional();
 
 /**
- * A date and time: ISO text (or what `toDate` reads), or epoch seconds (10 digits) or milliseconds,
- * from 1970-01-01 to 2100-12-31. Answered to the handler as ISO text, so every area reads it alike.
+ * A date and time: ISO text with a zone, or epoch seconds (10 digits) or milliseconds, is an
+ * instant; `YYYY-MM-DD[ HH:mm[:ss]]` without a zone is a wall-clock time of the sender's account
+ * zone. From 1970-01-01 to 2100-12-31. Answered to the handler as a `SentTime`, whose instant needs
+ * the account's offset, so no area reads it in the server's zone.
  */
 export const dateInput = z
   .union([rawText(64), z.number({ error: 'validation.date' })], { error: (iss) => (iss.input === undefined ? 'validation.required' : 'validation.date') })
   .transform((v, ctx) => {
     const epoch = typeof v === 'number' || /^\s*\d+\s*$/.test(v);
-    const d = epoch && !Number.isInteger(Number(v)) ? null : toDate(typeof v === 'string' ? v.trim() : v);
+    const d = epoch && !Number.isInteger(Number(v)) ? null : sentTime(typeof v === 'string' ? v.trim() : v);
     if (!d) {
       ctx.issues.push({ code: 'custom', input: v, message: v === '' ? 'validation.required' : 'validation.date' });
       return z.NEVER;
     }
-    if (d.getTime() < DATE_MIN_MS || d.getTime() > DATE_MAX_MS) {
+    if (d.approxMs() < DATE_MIN_MS || d.approxMs() > DATE_MAX_MS) {
       ctx.issues.push({ code: 'custom', input: v, message: 'validation.dateRange', params: { min: DATE_MIN, max: DATE_MAX } });
       return z.NEVER;
     }
-    return d.toISOString();
+    return d;
   });
 
 /** An optional date: absent, '' and null all mean "no date". */

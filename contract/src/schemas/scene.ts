@@ -31,6 +31,7 @@ import { ok, pageOf, pageRequest } from '../envelope.js';
 import { STORABLE, changingOneOf, dateInput, id, int, num, optionalId, requiredText, text } from './common.js';
 import { batchResultResponse } from './device.js';
 import { latField, lonField } from './fence.js';
+import { SentTime } from '../time.js';
 
 /** SPEC §9: at most 5 scene maps (per owner account). */
 export const MAX_SCENES = 5;
@@ -235,6 +236,10 @@ export const sceneLiveRequest = z.object({
 });
 export const sceneLiveResponse = ok({ Items: z.array(indoorDeviceSchema) });
 
+/** EndTime − StartTime (both sent in one zone), or null while either is not a time (its own error is reported). */
+const spanMs = (v: { StartTime?: unknown; EndTime?: unknown }) =>
+  v.StartTime instanceof SentTime && v.EndTime instanceof SentTime ? v.EndTime.approxMs() - v.StartTime.approxMs() : null;
+
 export const sceneHistoryRequest = z
   .object({
     DeviceId: optionalId,
@@ -244,8 +249,8 @@ export const sceneHistoryRequest = z
     EndTime: dateInput,
   })
   .refine((v) => v.DeviceId !== undefined || (v.Imei ?? '') !== '', { error: 'validation.required', path: ['DeviceId'] })
-  .refine((v) => new Date(v.EndTime) > new Date(v.StartTime), { error: 'scene.historyRange', path: ['EndTime'] })
-  .refine((v) => new Date(v.EndTime).getTime() - new Date(v.StartTime).getTime() <= MAX_SCENE_HISTORY_DAYS * 86_400_000, {
+  .refine((v) => spanMs(v) === null || spanMs(v)! > 0, { error: 'scene.historyRange', path: ['EndTime'] })
+  .refine((v) => spanMs(v) === null || spanMs(v)! <= MAX_SCENE_HISTORY_DAYS * 86_400_000, {
     error: 'scene.historyTooLong',
     path: ['EndTime'],
     params: { days: MAX_SCENE_HISTORY_DAYS },

@@ -55,6 +55,7 @@ export class Authenticator {
         kind: accounts.kind,
         sessionId: sessions.id,
         mustChangePassword: accounts.mustChangePassword,
+        timeZoneOffset: accounts.timeZoneOffset,
         setId: accounts.permissionSetId,
         setKey: permissionSets.key,
         setBuiltIn: permissionSets.builtIn,

@@ -9,7 +9,7 @@
 // engine clears that mark in the same transaction as the alarm record, its partner pushes and its
 // alarm contacts' notices (SMS, e-mail), so an event is raised exactly once; what a crash (or a
 // process without the engine) left pending is replayed at start and every few seconds.
-import { ALARM_CODES, ALARM_TYPES, ALWAYS_ON_ALARM_CODES, DEFAULT_LOCALE, alarmTypeByCode, formatDateTime, translate, type HealthThresholds } from '@wt/contract';
+import { ALARM_CODES, ALARM_TYPES, ALWAYS_ON_ALARM_CODES, DEFAULT_LOCALE, alarmTypeByCode, formatInZone, translate, type HealthThresholds } from '@wt/contract';
 import type { QueryFn } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { alarmTypes } from '../db/schema/index.js';
@@ -537,7 +537,8 @@ export class AlarmEngine {
         Message: message,
         MessageKey: input.messageKey,
         MessageParams: input.params ?? {},
-        Created: formatDateTime(alarm.lastAt),
+        // An instant: each console shows it in its account's zone.
+        Created: alarm.lastAt.toISOString(),
         deviceId: input.device.id,
         accountPath: input.device.accountPath,
         Imei: input.device.imei,
@@ -563,12 +564,12 @@ export class AlarmEngine {
       code: alarm.code,
       imei: input.device.imei,
       accountPath: input.device.accountPath,
-      render: (locale) => {
+      render: (locale, offset) => {
         const typeName = alarmTypeName(locale, alarm.code, type);
         return {
           subject: translate(locale, 'alarm.notifySubject', { platform: this.deps.config.PLATFORM_TITLE, type: typeName, device }),
           text: translate(locale, 'alarm.notifyText', {
-            time: formatDateTime(alarm.lastAt),
+            time: formatInZone(alarm.lastAt, offset),
             device,
             imei: input.device.imei,
             type: typeName,

@@ -4,6 +4,7 @@
 // run their call with a busy flag, success or error message and invalidation. Actions the user may
 // not use are left out (`visible: false`).
 import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { wallClock } from '../session/time';
 import { Card, DatePicker, Input, Select, Typography, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import type { Dayjs } from 'dayjs';
@@ -45,7 +46,7 @@ export type SearchSpec =
     })
   | (SearchBase & {
       type: 'dateRange';
-      /** The query fields of the range's start (start of its first day) and end (end of its last day), as ISO strings. */
+      /** The query fields of the range's start (start of its first day) and end (end of its last day), as wall-clock text of the account's zone. */
       to: [string, string];
     })
   | (SearchBase & { type: 'custom'; input: ReactNode });
@@ -84,8 +85,9 @@ export function searchQuery(
     if (f.type !== 'dateRange') continue;
     const range = out[f.name] as [Dayjs | null, Dayjs | null] | undefined;
     delete out[f.name];
-    if (range?.[0]) out[f.to[0]] = range[0].startOf('day').toISOString();
-    if (range?.[1]) out[f.to[1]] = range[1].endOf('day').toISOString();
+    // Days of the account's zone: sent without a zone, the server reads them in it.
+    if (range?.[0]) out[f.to[0]] = wallClock(range[0].startOf('day'));
+    if (range?.[1]) out[f.to[1]] = wallClock(range[1].endOf('day'));
   }
   return out;
 }

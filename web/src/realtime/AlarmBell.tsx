@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
 import { useRealtime } from './store';
 import { AlarmMessage } from '../i18n/AlarmMessage';
+import { shownTime } from '../session/time';
 
 export function AlarmBell({ iconStyle }: { iconStyle: React.CSSProperties }) {
   const { t } = useTranslation('monitor');
@@ -26,7 +27,7 @@ export function AlarmBell({ iconStyle }: { iconStyle: React.CSSProperties }) {
                     <span data-user-data>{a.Nickname || a.DeviceID}</span> · <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} />
                   </>
                 }
-                description={<Typography.Text type="secondary" style={{ fontSize: 12 }}>{`IMEI ${a.DeviceID} · ${a.Created}`}</Typography.Text>}
+                description={<Typography.Text type="secondary" style={{ fontSize: 12 }}>{`IMEI ${a.DeviceID} · ${shownTime(a.Created)}`}</Typography.Text>}
               />
             </List.Item>
           )}

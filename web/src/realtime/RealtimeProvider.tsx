@@ -19,6 +19,7 @@ import { RealtimeConnection } from './connection';
 import { emitCommands, emitRefresh } from './events';
 import { useRealtime } from './store';
 import { SECONDARY_TEXT } from '../app/theme';
+import { shownTime } from '../session/time';
 
 export const ALARM_SOUND_URL = '/sounds/alarm.wav';
 
@@ -126,7 +127,7 @@ export function RealtimeProvider() {
                   <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} />
                 </div>
                 <div style={{ color: SECONDARY_TEXT, fontSize: 12 }}>
-                  IMEI {a.DeviceID} · {a.Created}
+                  IMEI {a.DeviceID} · {shownTime(a.Created)}
                 </div>
               </div>
             ),

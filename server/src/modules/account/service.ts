@@ -12,7 +12,7 @@ import {
   scene as sceneSchemas,
   State,
   account as schemas,
-  formatDateTime,
+  formatInZone,
   inventory as inventorySchemas,
   roleLabelOf,
 } from '@wt/contract';
@@ -67,7 +67,7 @@ function toRow(r: repo.AccountListRow, offsetMinutes: number): AccountRowInfo {
     DeviceCount: Number(r.ownDevices),
     TotalDeviceCount: Number(r.totalDevices),
     ChildCount: Number(r.childCount),
-    CreateDT: formatDateTime(r.createdAt, offsetMinutes),
+    CreateDT: formatInZone(r.createdAt, offsetMinutes),
     AgentAuthorized: !!r.agentAuthorized,
     MustChangePassword: !!r.mustChangePassword,
     Disabled: !!r.disabled,

@@ -74,7 +74,7 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
         { header: h(L, 'remark'), key: 'remark', width: 24 },
       ],
       pages: mapPages(recordPages(ctx, filter), (r) => {
-        const o = recordOut(L, r);
+        const o = recordOut(L, ctx.user, r);
         return {
           time: o.Created,
           type: alarmTypeName(L, o.Type, types.get(o.Type)),
@@ -120,7 +120,7 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
         { header: h(L, 'calories'), key: 'Calories', width: 10 },
         { header: 'UV', key: 'Uv', width: 8 },
       ],
-      pages: mapPages(readingPages(ctx, filter, EXPORT_PAGE_ROWS), readingOut),
+      pages: mapPages(readingPages(ctx, filter, EXPORT_PAGE_ROWS), (r) => readingOut(ctx.user, r)),
     });
   });
 }

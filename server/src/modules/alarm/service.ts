@@ -1,18 +1,18 @@
 // The Alarm area's calls: alarm types (admin), records with confirmation, thresholds, per-user
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { ALWAYS_ON_ALARM_CODES, formatDateTime, type Locale } from '@wt/contract';
-import type { AuthedContext } from '../../calls.js';
+import { ALWAYS_ON_ALARM_CODES, type Locale, type SentTime } from '@wt/contract';
+import type { AuthedContext, AuthUser } from '../../calls.js';
 import { accounts, alarmContacts, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { allOf, contains, isUniqueViolation, rows } from '../../lib/sql.js';
+import { sentInstant, shownTime, shownTimeOrNull, viewerDayStart } from '../../lib/time.js';
 import { ALARM_TOPICS, loadThresholds } from '../../rules/alarm-engine.js';
 import { alarmTypeDescription, alarmTypeName, renderAlarmMessage } from './format.js';
 
 type Row = Record<string, unknown>;
 const toNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const dateOf = (v: unknown) => (v === undefined || v === null || v === '' ? null : new Date(typeof v === 'number' && String(v).length === 10 ? v * 1000 : (v as string)));
 
 // ---- devices in scope ----------------------------------------------------------------------------
 
@@ -177,8 +177,8 @@ export async function deleteType(ctx: AuthedContext, id: number) {
 // ---- alarm records ---------------------------------------------------------------------------------
 
 export interface RecordFilter {
-  StartTime?: string | number;
-  EndTime?: string | number;
+  StartTime?: SentTime;
+  EndTime?: SentTime;
   Type?: number[];
   Status?: number;
   DeviceId?: number;
@@ -194,8 +194,8 @@ export async function recordConditions(ctx: AuthedContext, f: RecordFilter): Pro
   } else {
     conds.push(ownedBySubtree(alarms.accountId, ctx.user));
   }
-  const start = dateOf(f.StartTime);
-  const end = dateOf(f.EndTime);
+  const start = sentInstant(ctx.user, f.StartTime);
+  const end = sentInstant(ctx.user, f.EndTime);
   if (start) conds.push(sql`${alarms.createdAt} >= ${start}`);
   if (end) conds.push(sql`${alarms.createdAt} <= ${end}`);
   if (f.Type?.length) conds.push(sql`${alarms.type} IN (${sql.join(f.Type.map((t) => sql`${t}`), sql`, `)})`);
@@ -217,7 +217,8 @@ export const RECORD_COLUMNS = sql`al.id, al.type, al.device_id AS "deviceId", d.
   al.message_key AS "messageKey", al.message_params AS "messageParams", al.value, al.lat, al.lon, al.count,
   al.created_at AS "created", al.last_at AS "lastAt", al.confirmed_at AS "confirmedAt", cb.login_name AS "confirmedBy"`;
 
-export function recordOut(locale: Locale, r: Row) {
+/** A record as the viewer reads it: messages in its language, times in its zone. */
+export function recordOut(locale: Locale, viewer: Pick<AuthUser, 'timeZoneOffset'>, r: Row) {
   return {
     Id: Number(r.id),
     Type: Number(r.type),
@@ -236,9 +237,9 @@ export function recordOut(locale: Locale, r: Row) {
     Lat: toNum(r.lat),
     Lon: toNum(r.lon),
     Count: Number(r.count),
-    Created: formatDateTime(r.created as Date),
-    LastTime: formatDateTime(r.lastAt as Date),
-    ConfirmedAt: r.confirmedAt ? formatDateTime(r.confirmedAt as Date) : null,
+    Created: shownTime(viewer, r.created as Date),
+    LastTime: shownTime(viewer, r.lastAt as Date),
+    ConfirmedAt: shownTimeOrNull(viewer, r.confirmedAt as Date | null),
     ConfirmedBy: r.confirmedBy ? String(r.confirmedBy) : null,
   };
 }
@@ -259,15 +260,7 @@ export async function listRecords(ctx: AuthedContext, q: RecordFilter & { PageNo
   const conds = await recordConditions(ctx, q);
   const [{ n }] = await rows<{ n: number }>(ctx.deps.database.db, sql`SELECT count(*)::int AS n FROM ${alarms} WHERE ${allOf(conds)}`) as [{ n: number }];
   const items = await queryRecords(ctx, q, q.PageCount, (q.PageNo - 1) * q.PageCount);
-  return { State: 200 as const, Total: Number(n), Items: items.map((r) => recordOut(ctx.locale, r)) };
-}
-
-/** Start of today in the caller's time zone (minutes east of UTC, from the account). */
-async function startOfToday(ctx: AuthedContext): Promise<Date> {
-  const [a] = await ctx.deps.database.db.select({ tz: accounts.timeZoneOffset }).from(accounts).where(eq(accounts.id, ctx.user.id));
-  const offset = (a?.tz ?? 480) * 60_000;
-  const local = new Date(Date.now() + offset);
-  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - offset);
+  return { State: 200 as const, Total: Number(n), Items: items.map((r) => recordOut(ctx.locale, ctx.user, r)) };
 }
 
 /**
@@ -277,7 +270,7 @@ async function startOfToday(ctx: AuthedContext): Promise<Date> {
  */
 export async function confirmMany(
   ctx: AuthedContext,
-  b: { Remark: string; Ids?: number[]; AllToday?: boolean; DeviceId?: number; Imei?: string; Since?: string | number },
+  b: { Remark: string; Ids?: number[]; AllToday?: boolean; DeviceId?: number; Imei?: string; Since?: SentTime },
 ) {
   const conds: SQL[] = [ownedBySubtree(alarms.accountId, ctx.user), eq(alarms.status, 0)];
   if (b.DeviceId !== undefined || b.Imei !== undefined) {
@@ -287,7 +280,7 @@ export async function confirmMany(
     conds.push(eq(alarms.deviceId, d.id));
   }
   if (b.Ids?.length) conds.push(sql`${alarms.id} IN (${sql.join(b.Ids.map((i) => sql`${i}`), sql`, `)})`);
-  else if (b.AllToday || b.DeviceId !== undefined || b.Imei !== undefined) conds.push(sql`${alarms.createdAt} >= ${dateOf(b.Since) ?? (await startOfToday(ctx))}`);
+  else if (b.AllToday || b.DeviceId !== undefined || b.Imei !== undefined) conds.push(sql`${alarms.createdAt} >= ${sentInstant(ctx.user, b.Since) ?? viewerDayStart(ctx.user, 0)}`);
   // Defence in depth: the schema already refuses a request without a scope.
   else throw fieldError('AllToday', 'alarm.confirmScopeRequired');
   const done = await ctx.deps.database.db
@@ -424,7 +417,7 @@ export async function listContacts(ctx: AuthedContext, userId?: number) {
       NotifySms: c.notifySms,
       NotifyEmail: c.notifyEmail,
       Types: c.types ?? [],
-      Created: formatDateTime(c.createdAt),
+      Created: shownTime(ctx.user, c.createdAt),
     })),
   };
 }

@@ -11,6 +11,7 @@ import type { StockTakeLine } from '../../db/schema/index.js';
 import { fieldError, notFound } from '../../lib/errors.js';
 import { subtreePattern } from '../../lib/scope.js';
 import { allOf, contains, iso, rows } from '../../lib/sql.js';
+import { shownTime } from '../../lib/time.js';
 import { writeXlsx, type Cell } from '../../lib/xlsx.js';
 import { locationCrud } from '../location/service.js';
 import { ASSET_MOVING_SECONDS, movingDevices, type Fix } from '../../rules/asset.js';
@@ -234,7 +235,8 @@ export async function exportStockTake(ctx: AuthedContext, stockTakeId: number) {
   const c = (k: string) => translate(l, `asset.column.${k}`);
   const head: Cell[][] = [
     [c('location'), st.LocationName],
-    [c('time'), new Date(st.Time)],
+    // As text in the viewer's zone: a sheet's date cell carries no zone and would read as UTC.
+    [c('time'), shownTime(ctx.user, st.Time)],
     [c('user'), st.UserName],
     [translate(l, 'asset.result.2'), st.Missing, translate(l, 'asset.result.3'), st.Extra],
     [],

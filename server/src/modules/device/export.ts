@@ -7,7 +7,7 @@
 import type ExcelJS from 'exceljs';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { device as deviceSchemas, formatDateTime, translate, type Locale } from '@wt/contract';
+import { device as deviceSchemas, formatInZone, translate, type Locale } from '@wt/contract';
 import type { AppDeps } from '../../deps.js';
 import type { Db } from '../../db/client.js';
 import { accountInScope } from '../../lib/scope.js';
@@ -91,7 +91,7 @@ function columns(L: Locale): Partial<ExcelJS.Column>[] {
 
 function rowOf(L: Locale, tz: number, d: DeviceRow) {
   const h = (key: string) => translate(L, `deviceExport.${key}`);
-  const time = (v: Date | string | null) => (v ? formatDateTime(v, tz) : '');
+  const time = (v: Date | string | null) => (v ? formatInZone(v, tz) : '');
   return {
     // IMEI and ICCID are text: as numbers Excel would round them.
     imei: d.imei,
@@ -129,13 +129,12 @@ export function deviceExportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
     const scope = { path: account.path, id: account.id };
     const total = await countDevices(db, scope, f);
     checkExportSize(total);
-    const [tz] = await rows<{ tz: number }>(db, sql`SELECT time_zone_offset AS tz FROM accounts WHERE id = ${ctx.user.id}`);
     return app.sheets.send(request, reply, {
       fileName: 'devices',
       sheet: translate(ctx.locale, 'deviceExport.sheet'),
       columns: columns(ctx.locale),
       total,
-      pages: shaped(devicePages(db, scope, f), ctx.locale, Number(tz?.tz ?? 480)),
+      pages: shaped(devicePages(db, scope, f), ctx.locale, ctx.user.timeZoneOffset),
     });
   });
 }

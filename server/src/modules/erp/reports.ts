@@ -9,6 +9,7 @@ import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { subtreePattern } from '../../lib/scope.js';
 import { rows } from '../../lib/sql.js';
+import { viewerDay } from '../../lib/time.js';
 import { storeName } from '../inventory/dictionaries.js';
 
 type Req = z.output<typeof schemas.reportRequest>;
@@ -28,14 +29,16 @@ async function stock(db: Db, ctx: AuthedContext) {
 }
 
 async function monthly(db: Db, ctx: AuthedContext, year: number) {
+  // The month of a sale is the viewer's (its zone); a batch's date is a calendar date already.
+  const local = (col: string) => sql`to_char((${sql.raw(col)} AT TIME ZONE 'UTC') + make_interval(mins => ${ctx.user.timeZoneOffset}), 'YYYY-MM')`;
   const r = await rows<{ month: string; pq: number; pp: string; sq: number; sr: string; sa: string; ds: number }>(
     db,
     sql`WITH months AS (SELECT to_char(make_date(${year}, m, 1), 'YYYY-MM') AS month FROM generate_series(1, 12) AS m),
         p AS (SELECT to_char(b.batch_date, 'YYYY-MM') AS month, sum(b.quantity)::int AS q, sum(b.paid_cents) AS paid
               FROM erp_purchase_batches b JOIN erp_purchases o ON o.id = b.order_id WHERE ${inScope('o.account_id', ctx.user)} GROUP BY 1),
-        s AS (SELECT to_char(sold_at, 'YYYY-MM') AS month, sum(quantity)::int AS q, sum(receivable_cents) AS rec, sum(actual_cents) AS act
+        s AS (SELECT ${local('sold_at')} AS month, sum(quantity)::int AS q, sum(receivable_cents) AS rec, sum(actual_cents) AS act
               FROM erp_sales WHERE NOT discarded AND ${inScope('account_id', ctx.user)} GROUP BY 1),
-        d AS (SELECT to_char(sold_at, 'YYYY-MM') AS month, sum(quantity)::int AS q
+        d AS (SELECT ${local('sold_at')} AS month, sum(quantity)::int AS q
               FROM inv_sales WHERE voided_at IS NULL AND ${inScope('account_id', ctx.user)} GROUP BY 1)
         SELECT months.month, coalesce(p.q, 0) AS pq, coalesce(p.paid, 0)::text AS pp, coalesce(s.q, 0) AS sq,
                coalesce(s.rec, 0)::text AS sr, coalesce(s.act, 0)::text AS sa, coalesce(d.q, 0) AS ds
@@ -57,7 +60,7 @@ async function receivables(db: Db, ctx: AuthedContext) {
 export async function report(ctx: AuthedContext, q: Req) {
   const { db } = ctx.deps.database;
   if (q.Report === 'stock') return { State: State.OK, Stock: await stock(db, ctx) } as const;
-  if (q.Report === 'monthly') return { State: State.OK, Monthly: await monthly(db, ctx, q.Year ?? new Date().getUTCFullYear()) } as const;
+  if (q.Report === 'monthly') return { State: State.OK, Monthly: await monthly(db, ctx, q.Year ?? Number(viewerDay(ctx.user).slice(0, 4))) } as const;
   return { State: State.OK, Receivables: await receivables(db, ctx) } as const;
 }
 

@@ -6,7 +6,7 @@
 // Shipping a sales record writes its outbound order and takes its products out of stock;
 // discarding a shipped record puts them back with a compensating move.
 import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import { State, erp as schemas, formatDateTime } from '@wt/contract';
+import { State, erp as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
@@ -15,6 +15,7 @@ import { scopedCrud, type Tx } from '../../lib/crud.js';
 import { AppError, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
 import { contains, isUniqueViolation, rows } from '../../lib/sql.js';
+import { sentDay, sentInstant, shownTime, shownTimeOrNull, viewerDay } from '../../lib/time.js';
 import { applyMoves } from '../inventory/ledger.js';
 import { storeName } from '../inventory/dictionaries.js';
 
@@ -61,7 +62,7 @@ export async function listMaterials(ctx: AuthedContext, q: { PageNo: number; Pag
     orderBy: [desc(erpMaterials.id)],
     page: page(q),
   });
-  return { ...OK, Total: r.total, Items: r.items.map(({ m, stock }) => ({ Id: m.id, Name: m.name, Supplier: m.supplier, Remark: m.remark, Stock: Number(stock), Created: formatDateTime(m.createdAt) })) };
+  return { ...OK, Total: r.total, Items: r.items.map(({ m, stock }) => ({ Id: m.id, Name: m.name, Supplier: m.supplier, Remark: m.remark, Stock: Number(stock), Created: shownTime(ctx.user, m.createdAt) })) };
 }
 export async function saveMaterial(ctx: AuthedContext, b: Req<'materialSave'>) {
   const { db } = ctx.deps.database;
@@ -78,7 +79,7 @@ export async function listProducts(ctx: AuthedContext, q: { PageNo: number; Page
     orderBy: [desc(erpProducts.id)],
     page: page(q),
   });
-  return { ...OK, Total: r.total, Items: r.items.map(({ p, stock }) => ({ Id: p.id, ModelName: p.modelName, Colour: p.colour, Remark: p.remark, Stock: Number(stock), Created: formatDateTime(p.createdAt) })) };
+  return { ...OK, Total: r.total, Items: r.items.map(({ p, stock }) => ({ Id: p.id, ModelName: p.modelName, Colour: p.colour, Remark: p.remark, Stock: Number(stock), Created: shownTime(ctx.user, p.createdAt) })) };
 }
 export async function saveProduct(ctx: AuthedContext, b: Req<'productSave'>) {
   const { db } = ctx.deps.database;
@@ -112,7 +113,7 @@ export async function insertStockRecord(ctx: AuthedContext, b: Req<'stockRecordI
   return db.transaction(async (tx) => {
     const [rec] = await tx
       .insert(erpStockRecords)
-      .values({ accountId, kind: b.Kind, itemId: b.ItemId, quantity, balance: 0, recordDate: b.RecordDate.slice(0, 10), remark: b.Remark })
+      .values({ accountId, kind: b.Kind, itemId: b.ItemId, quantity, balance: 0, recordDate: sentDay(ctx.user, b.RecordDate), remark: b.Remark })
       .returning({ id: erpStockRecords.id });
     const [balance] = await applyMoves(tx, [{ accountId, kind: KIND[b.Kind as 1 | 2], itemId: b.ItemId, docType: b.Direction === 1 ? 'erp_in' : 'erp_out', docId: rec!.id, quantity }], 'erp.outboundAboveStock');
     await tx.update(erpStockRecords).set({ balance: balance! }).where(eq(erpStockRecords.id, rec!.id));
@@ -134,7 +135,7 @@ export async function listStockRecords(ctx: AuthedContext, q: Req<'stockRecordLi
   return {
     ...OK,
     Total: Number(c?.n ?? 0),
-    Items: list.map(({ r, name: n }) => ({ Id: r.id, Kind: r.kind, ItemId: r.itemId, ItemName: n ?? '', Quantity: r.quantity, Balance: r.balance, RecordDate: r.recordDate, Remark: r.remark, Created: formatDateTime(r.createdAt) })),
+    Items: list.map(({ r, name: n }) => ({ Id: r.id, Kind: r.kind, ItemId: r.itemId, ItemName: n ?? '', Quantity: r.quantity, Balance: r.balance, RecordDate: r.recordDate, Remark: r.remark, Created: shownTime(ctx.user, r.createdAt) })),
   };
 }
 
@@ -197,12 +198,12 @@ export async function listPurchases(ctx: AuthedContext, q: Req<'purchaseList'>) 
         Purpose: o.purpose,
         Amount: fromCents(o.amountCents),
         Audit: o.audit,
-        AuditedAt: o.auditedAt ? formatDateTime(o.auditedAt) : null,
+        AuditedAt: shownTimeOrNull(ctx.user, o.auditedAt),
         Paid: fromCents(bs.reduce((s, b) => s + b.paidCents, 0)),
         Invoiced: fromCents(is.reduce((s, i) => s + i.amountCents, 0)),
-        Batches: bs.map((b) => ({ Id: b.id, BatchDate: b.batchDate, Quantity: b.quantity, UnitPrice: fromCents(b.unitPriceCents), AmountPaid: fromCents(b.paidCents), Created: formatDateTime(b.createdAt) })),
+        Batches: bs.map((b) => ({ Id: b.id, BatchDate: b.batchDate, Quantity: b.quantity, UnitPrice: fromCents(b.unitPriceCents), AmountPaid: fromCents(b.paidCents), Created: shownTime(ctx.user, b.createdAt) })),
         Invoices: is.map((i) => ({ Id: i.id, OrderId: i.orderId, Company: i.company, InvoiceDate: i.invoiceDate, Amount: fromCents(i.amountCents), Number: i.number })),
-        Created: formatDateTime(o.createdAt),
+        Created: shownTime(ctx.user, o.createdAt),
       };
     }),
   };
@@ -243,7 +244,7 @@ export async function savePurchaseBatch(ctx: AuthedContext, b: Req<'purchaseBatc
       .where(and(eq(erpPurchaseBatches.orderId, b.OrderId), eq(erpPurchaseBatches.unitPriceCents, unit), eq(erpPurchaseBatches.quantity, b.Quantity), b.Id ? sql`${erpPurchaseBatches.id} <> ${b.Id}` : undefined));
     // SPEC §5: the same unit price and quantity again is asked about before it is kept.
     if (same.length && !b.Confirm) throw new AppError(State.CONFLICT, 'erp.batchRepeatConfirm', { quantity: b.Quantity, unitPrice: b.UnitPrice });
-    const values = { batchDate: b.BatchDate.slice(0, 10), quantity: b.Quantity, unitPriceCents: unit, paidCents: paid };
+    const values = { batchDate: sentDay(ctx.user, b.BatchDate), quantity: b.Quantity, unitPriceCents: unit, paidCents: paid };
     if (b.Id) {
       const done = await tx.update(erpPurchaseBatches).set(values).where(and(eq(erpPurchaseBatches.id, b.Id), eq(erpPurchaseBatches.orderId, b.OrderId))).returning({ id: erpPurchaseBatches.id });
       if (!done.length) throw notFound('erp.batchNotFound');
@@ -296,7 +297,7 @@ export async function saveInvoice(ctx: AuthedContext, b: Req<'invoiceSave'>) {
     return await db.transaction(async (tx) => {
       // The order row locked: two invoices saved at once are counted one after the other.
       const o = await orderInScope(tx, ctx, b.OrderId, true);
-      const values = { company: b.Company, invoiceDate: b.InvoiceDate.slice(0, 10), amountCents: toCents(b.Amount), number: b.Number };
+      const values = { company: b.Company, invoiceDate: sentDay(ctx.user, b.InvoiceDate), amountCents: toCents(b.Amount), number: b.Number };
       let id = b.Id;
       if (id) {
         const done = await tx.update(erpInvoices).set(values).where(and(eq(erpInvoices.id, id), eq(erpInvoices.orderId, o.id))).returning({ id: erpInvoices.id });
@@ -375,7 +376,7 @@ export async function listSales(ctx: AuthedContext, q: Req<'erpSaleList'>) {
       Invoicing: s.invoicing,
       ShipDate: s.shipDate,
       Salesperson: s.salesperson,
-      SoldAt: formatDateTime(s.soldAt),
+      SoldAt: shownTime(ctx.user, s.soldAt),
       Version: s.version,
       Discarded: s.discarded,
       ShipState: s.shipState,
@@ -386,8 +387,8 @@ export async function listSales(ctx: AuthedContext, q: Req<'erpSaleList'>) {
       Phone: s.phone,
       Address: s.address,
       OutboundNo: s.outboundNo,
-      Devices: devices.filter((d) => d.saleId === s.id).map((d) => ({ Imei: d.imei, Iccid: d.iccid, ExpiresAt: d.expiresAt ? formatDateTime(d.expiresAt) : null })),
-      Created: formatDateTime(s.createdAt),
+      Devices: devices.filter((d) => d.saleId === s.id).map((d) => ({ Imei: d.imei, Iccid: d.iccid, ExpiresAt: shownTimeOrNull(ctx.user, d.expiresAt) })),
+      Created: shownTime(ctx.user, s.createdAt),
     })),
   };
 }
@@ -413,7 +414,7 @@ export async function saveSale(ctx: AuthedContext, b: Req<'erpSaleSave'>) {
     payType: b.PayType,
     invoicing: b.Invoicing,
     salesperson: b.Salesperson,
-    soldAt: new Date(b.SoldAt),
+    soldAt: sentInstant(ctx.user, b.SoldAt),
     version: b.Version,
   };
   try {
@@ -440,7 +441,7 @@ export async function saveSale(ctx: AuthedContext, b: Req<'erpSaleSave'>) {
           const i = b.Devices.findIndex((d) => d.Imei === taken[0]!.imei);
           throw fieldError(`Devices.${i}.Imei`, 'erp.deviceExists', { imei: taken[0]!.imei });
         }
-        await tx.insert(erpSaleDevices).values(b.Devices.map((d) => ({ accountId, saleId: id!, imei: d.Imei, iccid: d.Iccid, expiresAt: d.ExpiresAt ? new Date(d.ExpiresAt) : null })));
+        await tx.insert(erpSaleDevices).values(b.Devices.map((d) => ({ accountId, saleId: id!, imei: d.Imei, iccid: d.Iccid, expiresAt: sentInstant(ctx.user, d.ExpiresAt) ?? null })));
       }
       return { ...OK, Id: id! };
     });
@@ -467,12 +468,12 @@ export async function shipSale(ctx: AuthedContext, b: Req<'erpSaleShip'>) {
       await tx.update(erpSales).set({ shipState: 2 }).where(eq(erpSales.id, s.id));
       return { ...OK, OutboundNo: '' };
     }
-    const outboundNo = `O${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${String(s.id).padStart(6, '0')}`;
+    const outboundNo = `O${viewerDay(ctx.user).replace(/-/g, '')}-${String(s.id).padStart(6, '0')}`;
     // The outbound order takes the products out of stock (never below 0).
     await applyMoves(tx, [{ accountId: s.accountId, kind: 'product', itemId: s.productId, docType: 'erp_ship', docId: s.id, quantity: -s.quantity }], 'erp.outboundAboveStock');
     await tx
       .update(erpSales)
-      .set({ shipState: 3, trackingNo: b.TrackingNo, warehouseId: b.WarehouseId ?? null, recipient: b.Recipient, phone: b.Phone, address: b.Address, shipDate: (b.ShipDate ?? new Date().toISOString()).slice(0, 10), outboundNo })
+      .set({ shipState: 3, trackingNo: b.TrackingNo, warehouseId: b.WarehouseId ?? null, recipient: b.Recipient, phone: b.Phone, address: b.Address, shipDate: b.ShipDate ? sentDay(ctx.user, b.ShipDate) : viewerDay(ctx.user), outboundNo })
       .where(eq(erpSales.id, s.id));
     return { ...OK, OutboundNo: outboundNo };
   });

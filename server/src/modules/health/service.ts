@@ -1,23 +1,23 @@
 // The Health area's calls: the readings list, a device's series for the detail charts (with its
 // thresholds, sleep per night and health alarms), and which devices and days have data.
 import { sql, type SQL } from 'drizzle-orm';
-import { ALARM_TYPES, formatDateTime } from '@wt/contract';
-import type { AuthedContext } from '../../calls.js';
+import { ALARM_TYPES, type SentTime } from '@wt/contract';
+import type { AuthedContext, AuthUser } from '../../calls.js';
 import { accounts, deviceState, devices, healthReadings } from '../../db/schema/index.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { allOf, contains, rows } from '../../lib/sql.js';
+import { sentInstant, shownTime, shownTimeOrNull } from '../../lib/time.js';
 import { loadThresholds } from '../../rules/alarm-engine.js';
 import { deviceInScope, queryRecords, recordOut } from '../alarm/service.js';
 
 type Row = Record<string, unknown>;
 const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const dateOf = (v: unknown) => (v === undefined || v === null || v === '' ? null : new Date(typeof v === 'number' && String(v).length === 10 ? v * 1000 : (v as string)));
 
 export const HEALTH_ALARM_CODES = ALARM_TYPES.filter((a) => a.category === 'health').map((a) => a.code);
 
 export interface HealthFilter {
-  StartTime?: string | number;
-  EndTime?: string | number;
+  StartTime?: SentTime;
+  EndTime?: SentTime;
   DeviceId?: number;
   Imei?: string;
   AccountId?: number;
@@ -47,8 +47,8 @@ interface Conditions {
 async function conditions(ctx: AuthedContext, f: HealthFilter): Promise<Conditions> {
   const owner = f.AccountId ? await accountInScope(ctx.deps.database.db, ctx.user, f.AccountId) : ctx.user;
   const conds: SQL[] = [ownedBySubtree(devices.accountId, owner)];
-  const start = dateOf(f.StartTime);
-  const end = dateOf(f.EndTime);
+  const start = sentInstant(ctx.user, f.StartTime);
+  const end = sentInstant(ctx.user, f.EndTime);
   if (start) conds.push(sql`h.time >= ${start}`);
   if (end) conds.push(sql`h.time <= ${end}`);
   if (f.DeviceId) conds.push(sql`h.device_id = ${f.DeviceId}`);
@@ -70,13 +70,14 @@ const COLUMNS = sql`r.device_id AS "deviceId", devices.imei, devices.name AS "de
   coalesce(nullif(a.username, ''), a.login_name) AS "accountName", r.time, r.heart_rate AS "heartRate", r.systolic, r.diastolic,
   r.body_temp AS "bodyTemp", r.wrist_temp AS "wristTemp", r.blood_oxygen AS "bloodOxygen", r.hrv, r.steps, r.distance, r.calories, r.uv, r.sleep`;
 
-export function readingOut(r: Row) {
+/** A report as the viewer reads it (its time in the viewer's zone). */
+export function readingOut(viewer: Pick<AuthUser, 'timeZoneOffset'>, r: Row) {
   return {
     DeviceId: Number(r.deviceId),
     Imei: String(r.imei ?? ''),
     DeviceName: String(r.deviceName ?? ''),
     AccountName: String(r.accountName ?? ''),
-    Time: formatDateTime(r.time as Date),
+    Time: shownTime(viewer, r.time as Date),
     HeartRate: n(r.heartRate),
     Systolic: n(r.systolic),
     Diastolic: n(r.diastolic),
@@ -150,16 +151,18 @@ export async function countReadings(ctx: AuthedContext, f: HealthFilter): Promis
 export async function listReadings(ctx: AuthedContext, q: HealthFilter & { PageNo: number; PageCount: number }) {
   const total = await countReadings(ctx, q);
   const items = await queryReadings(ctx, q, q.PageCount, (q.PageNo - 1) * q.PageCount);
-  return { State: 200 as const, Total: total, Items: items.map(readingOut) };
+  return { State: 200 as const, Total: total, Items: items.map((r) => readingOut(ctx.user, r)) };
 }
 
 const AVG = (col: string, as: string) => sql.raw(`avg(h.${col}) AS "${as}"`);
 
 /** The device's readings for the charts: raw, or averaged per hour or day (steps and calories as the day's maximum, they are running totals). */
-export async function series(ctx: AuthedContext, b: { DeviceId?: number; Imei?: string; StartTime: string | number; EndTime: string | number; Bucket: 'raw' | 'hour' | 'day' }) {
+export async function series(ctx: AuthedContext, b: { DeviceId?: number; Imei?: string; StartTime: SentTime; EndTime: SentTime; Bucket: 'raw' | 'hour' | 'day' }) {
   const d = await deviceInScope(ctx, b.DeviceId, b.Imei);
-  const start = dateOf(b.StartTime) ?? new Date(Date.now() - 86400_000);
-  const end = dateOf(b.EndTime) ?? new Date();
+  const start = sentInstant(ctx.user, b.StartTime);
+  const end = sentInstant(ctx.user, b.EndTime);
+  // Hours and days of the viewer's zone.
+  const offset = ctx.user.timeZoneOffset;
   const db = ctx.deps.database.db;
   const base = sql`FROM ${healthReadings} h WHERE h.device_id = ${d.id} AND h.time >= ${start} AND h.time <= ${end}`;
   const found =
@@ -173,26 +176,26 @@ export async function series(ctx: AuthedContext, b: { DeviceId?: number; Imei?: 
         )
       : await rows<Row>(
           db,
-          sql`SELECT date_trunc(${b.Bucket}, h.time) AS time, ${AVG('heart_rate', 'heartRate')}, ${AVG('systolic', 'systolic')}, ${AVG('diastolic', 'diastolic')},
+          sql`SELECT (date_trunc(${b.Bucket}, (h.time AT TIME ZONE 'UTC') + make_interval(mins => ${offset})) - make_interval(mins => ${offset})) AT TIME ZONE 'UTC' AS time, ${AVG('heart_rate', 'heartRate')}, ${AVG('systolic', 'systolic')}, ${AVG('diastolic', 'diastolic')},
                 ${AVG('body_temp', 'bodyTemp')}, ${AVG('wrist_temp', 'wristTemp')}, ${AVG('blood_oxygen', 'bloodOxygen')}, ${AVG('hrv', 'hrv')},
                 max(h.steps) AS steps, max(h.distance) AS distance, max(h.calories) AS calories, max(h.uv) AS uv, NULL AS sleep ${base}
               GROUP BY 1 ORDER BY 1`,
         );
   const round = (v: number | null, digits = 1) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
   const items = found.map((r) => {
-    const o = readingOut({ ...r, deviceId: d.id, imei: d.imei, deviceName: d.name, accountName: d.accountName });
+    const o = readingOut(ctx.user, { ...r, deviceId: d.id, imei: d.imei, deviceName: d.name, accountName: d.accountName });
     return { ...o, HeartRate: round(o.HeartRate), Systolic: round(o.Systolic), Diastolic: round(o.Diastolic), BloodOxygen: round(o.BloodOxygen), Hrv: round(o.Hrv) };
   });
   const sleepRows = await rows<Row>(db, sql`SELECT h.time, h.sleep ${base} AND h.sleep IS NOT NULL ORDER BY h.time LIMIT 5000`);
   const th = await loadThresholds(ctx.deps, d.id, d.accountPath);
-  const alarmRows = await queryRecords(ctx, { DeviceId: d.id, Type: HEALTH_ALARM_CODES, StartTime: start.toISOString(), EndTime: end.toISOString() }, 500, 0);
+  const alarmRows = await queryRecords(ctx, { DeviceId: d.id, Type: HEALTH_ALARM_CODES, StartTime: b.StartTime, EndTime: b.EndTime }, 500, 0);
   return {
     State: 200 as const,
     Device: { DeviceId: d.id, Imei: d.imei, DeviceName: d.name, Model: d.modelName, AccountName: d.accountName },
     Items: items,
-    Sleep: sleepByNight(sleepRows.map((r) => ({ time: new Date(r.time as string), sleep: r.sleep as { stage: string; minutes: number }[] }))),
+    Sleep: sleepByNight(sleepRows.map((r) => ({ time: new Date(r.time as string), sleep: r.sleep as { stage: string; minutes: number }[] })), offset),
     Thresholds: th.thresholds,
-    Alarms: alarmRows.map((r) => recordOut(ctx.locale, r)),
+    Alarms: alarmRows.map((r) => recordOut(ctx.locale, ctx.user, r)),
   };
 }
 
@@ -200,7 +203,7 @@ export async function series(ctx: AuthedContext, b: { DeviceId?: number; Imei?: 
  * Sleep minutes per stage and night. A night is named by the date it ends on: a report before
  * noon belongs to the night that ended that morning, one after noon to the night that follows.
  */
-export function sleepByNight(readings: { time: Date; sleep: { stage: string; minutes: number }[] }[], offsetMinutes = 480) {
+export function sleepByNight(readings: { time: Date; sleep: { stage: string; minutes: number }[] }[], offsetMinutes: number) {
   const nights = new Map<string, { Awake: number; Light: number; Deep: number }>();
   for (const r of readings) {
     if (!Array.isArray(r.sleep)) continue;
@@ -218,19 +221,18 @@ export function sleepByNight(readings: { time: Date; sleep: { stage: string; min
   return [...nights.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([Night, v]) => ({ Night, ...v }));
 }
 
-export async function hasDataForDevice(ctx: AuthedContext, b: { DeviceId?: number; Imei?: string; StartTime?: string | number; EndTime?: string | number }) {
+export async function hasDataForDevice(ctx: AuthedContext, b: { DeviceId?: number; Imei?: string; StartTime?: SentTime; EndTime?: SentTime }) {
   const d = await deviceInScope(ctx, b.DeviceId, b.Imei);
-  const end = dateOf(b.EndTime) ?? new Date();
-  const start = dateOf(b.StartTime) ?? new Date(end.getTime() - 92 * 86400_000);
-  const [tz] = await rows<{ tz: number }>(ctx.deps.database.db, sql`SELECT time_zone_offset AS tz FROM accounts WHERE id = ${ctx.user.id}`);
-  const offset = Number(tz?.tz ?? 480);
+  const end = sentInstant(ctx.user, b.EndTime) ?? new Date();
+  const start = sentInstant(ctx.user, b.StartTime) ?? new Date(end.getTime() - 92 * 86400_000);
+  const offset = ctx.user.timeZoneOffset;
   const days = await rows<{ day: string }>(
     ctx.deps.database.db,
     sql`SELECT DISTINCT to_char((h.time AT TIME ZONE 'UTC') + make_interval(mins => ${offset}), 'YYYY-MM-DD') AS day
           FROM ${healthReadings} h WHERE h.device_id = ${d.id} AND h.time >= ${start} AND h.time <= ${end} ORDER BY 1`,
   );
   const [last] = await rows<{ t: Date | null }>(ctx.deps.database.db, sql`SELECT max(h.time) AS t FROM ${healthReadings} h WHERE h.device_id = ${d.id}`);
-  return { State: 200 as const, HasData: days.length > 0, Days: days.map((r) => r.day), LastTime: last?.t ? formatDateTime(last.t) : null };
+  return { State: 200 as const, HasData: days.length > 0, Days: days.map((r) => r.day), LastTime: shownTimeOrNull(ctx.user, last?.t) };
 }
 
 /** Devices of the subtree that have reported health data (the latest state says when). */
@@ -251,7 +253,7 @@ export async function hasDataForUsers(ctx: AuthedContext, b: { AccountId?: numbe
       Imei: String(r.imei),
       DeviceName: String(r.name ?? ''),
       AccountName: String(r.accountName ?? ''),
-      LastTime: r.healthTime ? formatDateTime(r.healthTime as Date) : null,
+      LastTime: shownTimeOrNull(ctx.user, r.healthTime as Date | null),
     })),
   };
 }

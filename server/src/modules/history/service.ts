@@ -1,12 +1,13 @@
 // Location history of one device (/device/devicesHistory) and the xlsx export of many
 // (/device/BatchExportHistoryDataByUserId, at most 3 per date selection per 24 hours).
 import { and, count, eq, gt } from 'drizzle-orm';
-import { LIMITS, resolveLocale, toDate, translate } from '@wt/contract';
-import type { AuthedContext } from '../../calls.js';
+import { LIMITS, resolveLocale, translate, type SentTime } from '@wt/contract';
+import type { AuthedContext, AuthUser } from '../../calls.js';
 import { historyExports } from '../../db/schema/index.js';
 import { AppError, fieldError } from '../../lib/errors.js';
 import { subtreePattern } from '../../lib/scope.js';
 import { jsonParam } from '../../lib/sql.js';
+import { sentInstant, shownTime, viewerDay } from '../../lib/time.js';
 import { deviceInScope } from '../monitor/service.js';
 import { findStops, pathLength, simplify, type PathPoint } from './path.js';
 import { writeXlsx } from '../../lib/xlsx.js';
@@ -16,11 +17,10 @@ const MAX_LOAD = 200_000;
 /** Rows of one export workbook. */
 const MAX_EXPORT_ROWS = 1_000_000;
 
-function range(start: string | number, end: string | number): { from: Date; to: Date } {
-  const from = toDate(start);
-  const to = toDate(end);
-  if (!from) throw fieldError('Start', 'validation.invalid');
-  if (!to) throw fieldError('End', 'validation.invalid');
+/** The range a viewer sent, a time without a zone read in its own. */
+function range(viewer: Pick<AuthUser, 'timeZoneOffset'>, start: SentTime, end: SentTime): { from: Date; to: Date } {
+  const from = sentInstant(viewer, start);
+  const to = sentInstant(viewer, end);
   if (to.getTime() <= from.getTime()) throw fieldError('End', 'monitor.rangeInvalid');
   return { from, to };
 }
@@ -60,10 +60,10 @@ async function loadPath(ctx: AuthedContext, deviceId: number, from: Date, to: Da
 
 export async function deviceHistory(
   ctx: AuthedContext,
-  body: { DeviceId?: number; Imei?: string; Start: string | number; End: string | number; MaxPoints: number; StopMinutes: number; StopRadius: number },
+  body: { DeviceId?: number; Imei?: string; Start: SentTime; End: SentTime; MaxPoints: number; StopMinutes: number; StopRadius: number },
 ) {
   const device = await deviceInScope(ctx, body.DeviceId, body.Imei);
-  const { from, to } = range(body.Start, body.End);
+  const { from, to } = range(ctx.user, body.Start, body.End);
   const { total, points } = await loadPath(ctx, device.DeviceId, from, to);
   const kept = simplify(points, body.MaxPoints);
   const stops = findStops(points, body.StopMinutes * 60_000, body.StopRadius);
@@ -80,8 +80,8 @@ export async function deviceHistory(
 
 const HEADERS = ['imei', 'deviceName', 'time', 'lat', 'lon', 'speed', 'course'] as const;
 
-export async function exportHistory(ctx: AuthedContext, body: { Imeis: string[]; Start: string | number; End: string | number; Language?: string }) {
-  const { from, to } = range(body.Start, body.End);
+export async function exportHistory(ctx: AuthedContext, body: { Imeis: string[]; Start: SentTime; End: SentTime; Language?: string }) {
+  const { from, to } = range(ctx.user, body.Start, body.End);
   const db = ctx.deps.database.db;
   const windowStart = new Date(Date.now() - LIMITS.exportWindowMs);
   const sameSelection = and(
@@ -116,11 +116,11 @@ export async function exportHistory(ctx: AuthedContext, body: { Imeis: string[];
   const sheetRows: (string | number | null)[][] = [HEADERS.map((h) => translate(locale, `historyExport.${h}`))];
   for (const r of rows) {
     const d = byId.get(r.device_id)!;
-    sheetRows.push([d.imei, d.name, new Date(r.time).toISOString().replace('T', ' ').slice(0, 19), r.lat, r.lon, r.speed, r.course]);
+    sheetRows.push([d.imei, d.name, shownTime(ctx.user, r.time), r.lat, r.lon, r.speed, r.course]);
   }
   const xlsx = await writeXlsx([{ name: translate(locale, 'historyExport.sheet'), rows: sheetRows, widths: [18, 18, 21, 12, 12, 12, 8] }]);
   await db.insert(historyExports).values({ accountId: ctx.user.id, rangeStart: from, rangeEnd: to, devices: devices.length, rows: rows.length });
-  const stamp = (d: Date) => d.toISOString().slice(0, 10);
+  const stamp = (d: Date) => viewerDay(ctx.user, d);
   const name = devices.length === 1 ? devices[0]!.imei : `${devices.length}`;
   return {
     State: 200 as const,

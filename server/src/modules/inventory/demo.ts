@@ -1,6 +1,7 @@
 // Demo stock and books of the administrator: the four stores, two models linked to catalogue models, a
 // version, an owner and two stock-in batches, so the inventory pages are not empty on a first start.
 import { sql } from 'drizzle-orm';
+import { SentTime } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import type { DemoStep } from '../../seed/demo.js';
 import { erpMaterials, erpProducts, erpPurchaseBatches, erpPurchases, erpSales, erpStockRecords, invModels, invOwners, invVersions } from '../../db/schema/index.js';
@@ -28,10 +29,10 @@ export const seedInventoryDemo: DemoStep = async (deps, accounts) => {
     .returning({ id: invModels.id });
   const [version] = await db.insert(invVersions).values({ accountId: admin.id, name: 'V2.1.0', kind: 1 }).returning({ id: invVersions.id });
   const [owner] = await db.insert(invOwners).values({ accountId: admin.id, name: 'WearTrack' }).returning({ id: invOwners.id });
-  const ctx = { deps, user: { id: admin.id, path: admin.path }, locale: 'zh-CN' } as unknown as AuthedContext;
+  const ctx = { deps, user: { id: admin.id, path: admin.path, timeZoneOffset: admin.timeZoneOffset }, locale: 'zh-CN' } as unknown as AuthedContext;
   const common = { VersionId: version!.id, OwnerId: owner!.id, Remark: '', Iccids: [], DryRun: false };
-  await insertBatch(ctx, { ...common, ModelId: models[0]!.id, StoreId: stores[1]!.id, StockInDate: '2026-10-08T00:00:00.000Z', Imeis: imeis('86912305010', 40) });
-  await insertBatch(ctx, { ...common, ModelId: models[1]!.id, StoreId: stores[0]!.id, StockInDate: '2026-11-02T00:00:00.000Z', Imeis: imeis('86912305020', 25) });
+  await insertBatch(ctx, { ...common, ModelId: models[0]!.id, StoreId: stores[1]!.id, StockInDate: SentTime.wallClock(Date.UTC(2026, 9, 8)), Imeis: imeis('86912305010', 40) });
+  await insertBatch(ctx, { ...common, ModelId: models[1]!.id, StoreId: stores[0]!.id, StockInDate: SentTime.wallClock(Date.UTC(2026, 10, 2)), Imeis: imeis('86912305020', 25) });
 };
 
 /** A little of the books: a material and a product in stock, a purchase order with a batch, a shipped sales record (October). */

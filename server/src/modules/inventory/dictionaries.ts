@@ -3,13 +3,14 @@
 // its own message (subqueries name the outer table's columns in full: a select of one table leaves
 // its own column names unqualified). Seeded stores have message keys for names, shown in the reader's language.
 import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { State, formatDateTime, translate, type Locale } from '@wt/contract';
+import { State, translate, type Locale } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import { deviceModels, invModels, invOwners, invStores, invVersions } from '../../db/schema/index.js';
 import { scopedCrud } from '../../lib/crud.js';
 import { fieldError } from '../../lib/errors.js';
 import { contains } from '../../lib/sql.js';
+import { shownTime } from '../../lib/time.js';
 
 const used = (checks: SQL[]) => sql<boolean>`(${sql.join(checks.map((c) => sql`EXISTS (${c})`), sql` OR `)})`;
 
@@ -105,30 +106,30 @@ export const storeName = (locale: Locale, s: { name: string | null; seeded: bool
   s.name === null ? '' : s.seeded ? translate(locale, s.name) : s.name;
 
 const page = (q: { PageNo: number; PageCount: number }) => ({ PageNo: q.PageNo, PageCount: q.PageCount });
-const base = (r: { id: number; name: string; remark: string; inUse: boolean; createdAt: Date }) => ({
+const base = (ctx: AuthedContext, r: { id: number; name: string; remark: string; inUse: boolean; createdAt: Date }) => ({
   Id: r.id,
   Name: r.name,
   Remark: r.remark,
   InUse: Boolean(r.inUse),
-  Created: formatDateTime(r.createdAt),
+  Created: shownTime(ctx.user, r.createdAt),
 });
 
 type Q = { PageNo: number; PageCount: number; Keyword?: string };
 
 export async function listOwners(ctx: AuthedContext, q: Q) {
   const r = await owners.list(ctx.deps.database.db, ctx.user, { filters: [q.Keyword ? ilike(invOwners.name, contains(q.Keyword)) : undefined], page: page(q) });
-  return { State: State.OK, Total: r.total, Items: r.items.map(base) };
+  return { State: State.OK, Total: r.total, Items: r.items.map((r) => base(ctx, r)) };
 }
 export async function listVersions(ctx: AuthedContext, q: Q) {
   const r = await versions.list(ctx.deps.database.db, ctx.user, { filters: [q.Keyword ? ilike(invVersions.name, contains(q.Keyword)) : undefined], page: page(q) });
-  return { State: State.OK, Total: r.total, Items: r.items.map((v) => ({ ...base(v), Kind: v.kind })) };
+  return { State: State.OK, Total: r.total, Items: r.items.map((v) => ({ ...base(ctx, v), Kind: v.kind })) };
 }
 export async function listModels(ctx: AuthedContext, q: Q) {
   const r = await models.list(ctx.deps.database.db, ctx.user, { filters: [q.Keyword ? ilike(invModels.name, contains(q.Keyword)) : undefined], page: page(q) });
   return {
     State: State.OK,
     Total: r.total,
-    Items: r.items.map((m) => ({ ...base(m), DeviceModelId: m.deviceModelId, DeviceModelName: m.deviceModelName, InStock: Number(m.inStock) })),
+    Items: r.items.map((m) => ({ ...base(ctx, m), DeviceModelId: m.deviceModelId, DeviceModelName: m.deviceModelName, InStock: Number(m.inStock) })),
   };
 }
 export async function listStores(ctx: AuthedContext, q: Q) {
@@ -149,7 +150,7 @@ export async function listStores(ctx: AuthedContext, q: Q) {
   return {
     State: State.OK,
     Total: r.total,
-    Items: r.items.map((s) => ({ ...base(s), Name: storeName(ctx.locale, s), Address: s.address, Seeded: s.seeded })),
+    Items: r.items.map((s) => ({ ...base(ctx, s), Name: storeName(ctx.locale, s), Address: s.address, Seeded: s.seeded })),
   };
 }
 

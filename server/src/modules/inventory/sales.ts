@@ -5,7 +5,7 @@
 // back, the items return to stock with compensating moves; refused while any of its devices has
 // since been bound, moved or has sent data.
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { State, formatDateTime, inventory as schemas, type FieldError } from '@wt/contract';
+import { State, inventory as schemas, type FieldError } from '@wt/contract';
 const { ITEM_STATES } = schemas;
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
@@ -15,6 +15,7 @@ import { scopedCrud } from '../../lib/crud.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { accountInScope, isInSubtree, ownedBySubtree } from '../../lib/scope.js';
 import { contains, intArray, rows, textArray } from '../../lib/sql.js';
+import { sentInstant, shownTime, shownTimeOrNull, viewerDay } from '../../lib/time.js';
 import { announce, modelRef } from '../device/service.js';
 import { checkRefs, models } from './dictionaries.js';
 import { applyMoves, balanceOf, groupMoves } from './ledger.js';
@@ -38,7 +39,6 @@ function refuseImeis(key: string, failures: { index: number; imei: string; messa
   throw new AppError(State.CONFLICT, key, { count: failures.length, imei: failures[0]!.imei }, fields);
 }
 
-const dayOf = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
 
 export async function insertSale(ctx: AuthedContext, b: Req<'saleInsertRequest'>) {
   const { db } = ctx.deps.database;
@@ -48,8 +48,8 @@ export async function insertSale(ctx: AuthedContext, b: Req<'saleInsertRequest'>
   const accountId = (await db.select({ a: invModels.accountId }).from(invModels).where(eq(invModels.id, b.ModelId)))[0]!.a;
   if ((await balanceOf(db, accountId, 'item', b.ModelId)) <= 0) throw new AppError(State.CONFLICT, 'inventory.modelNoStock', { model: model.name });
   const catalogue = model.deviceModelId ? await modelRef(db, model.deviceModelId) : undefined;
-  const soldAt = b.SoldAt ? new Date(b.SoldAt) : new Date();
-  const fallbackExpiry = b.ExpiresAt ?? null;
+  const soldAt = sentInstant(ctx.user, b.SoldAt) ?? new Date();
+  const fallbackExpiry = sentInstant(ctx.user, b.ExpiresAt) ?? null;
 
   const { saleId, saleNo, handed } = await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
@@ -98,10 +98,10 @@ export async function insertSale(ctx: AuthedContext, b: Req<'saleInsertRequest'>
 
     const [sale] = await tx
       .insert(invSales)
-      .values({ accountId, saleNo: `pending-${process.pid}-${Date.now()}-${Math.random()}`, customerId: customer.id, modelId: b.ModelId, quantity: items.length, soldAt, expiresAt: fallbackExpiry ? new Date(fallbackExpiry) : null, remark: b.Remark })
+      .values({ accountId, saleNo: `pending-${process.pid}-${Date.now()}-${Math.random()}`, customerId: customer.id, modelId: b.ModelId, quantity: items.length, soldAt, expiresAt: fallbackExpiry, remark: b.Remark })
       .returning({ id: invSales.id });
     const saleId = sale!.id;
-    const saleNo = `S${dayOf(soldAt)}-${String(saleId).padStart(6, '0')}`;
+    const saleNo = `S${viewerDay(ctx.user, soldAt).replace(/-/g, '')}-${String(saleId).padStart(6, '0')}`;
     await tx.update(invSales).set({ saleNo }).where(eq(invSales.id, saleId));
 
     const toMove = items.filter((it) => knownBy.get(it.imei) && knownBy.get(it.imei)!.account_id !== customer.id).map((it) => knownBy.get(it.imei)!.id);
@@ -118,7 +118,7 @@ export async function insertSale(ctx: AuthedContext, b: Req<'saleInsertRequest'>
       : [];
     const deviceOf = new Map([...known.map((d) => [d.imei, d.id] as const), ...created.map((d) => [d.imei, d.id] as const)]);
     // Each item remembers its device and where that device came from (none: made by the sale).
-    const expiry = (i: number) => b.Expiries?.[i] ?? fallbackExpiry;
+    const expiry = (i: number) => (sentInstant(ctx.user, b.Expiries?.[i]) ?? fallbackExpiry)?.toISOString();
     await t.execute(sql`UPDATE inv_items i SET state = ${ITEM_STATES.sold}, sale_id = ${saleId}, device_id = x.dev, prev_account_id = x.prev,
         expires_at = x.exp::timestamptz
       FROM unnest(${intArray(items.map((it) => it.id))}, ${intArray(items.map((it) => deviceOf.get(it.imei)!))},
@@ -194,12 +194,12 @@ export async function updateSale(ctx: AuthedContext, b: Req<'saleUpdateRequest'>
     await tx
       .update(invSales)
       .set({
-        ...(b.ExpiresAt !== undefined ? { expiresAt: new Date(b.ExpiresAt) } : {}),
-        ...(b.SoldAt !== undefined ? { soldAt: new Date(b.SoldAt) } : {}),
+        ...(b.ExpiresAt !== undefined ? { expiresAt: sentInstant(ctx.user, b.ExpiresAt) } : {}),
+        ...(b.SoldAt !== undefined ? { soldAt: sentInstant(ctx.user, b.SoldAt) } : {}),
         ...(b.Remark !== undefined ? { remark: b.Remark } : {}),
       })
       .where(eq(invSales.id, sale.id));
-    if (b.ExpiresAt !== undefined) await tx.update(invItems).set({ expiresAt: new Date(b.ExpiresAt) }).where(eq(invItems.saleId, sale.id));
+    if (b.ExpiresAt !== undefined) await tx.update(invItems).set({ expiresAt: sentInstant(ctx.user, b.ExpiresAt) }).where(eq(invItems.saleId, sale.id));
   });
   return { State: State.OK } as const;
 }
@@ -241,12 +241,12 @@ export async function listSales(ctx: AuthedContext, q: Req<'saleListRequest'>) {
       ModelId: s.modelId,
       ModelName: modelName,
       Quantity: s.quantity,
-      SoldAt: formatDateTime(s.soldAt),
-      ExpiresAt: s.expiresAt ? formatDateTime(s.expiresAt) : null,
+      SoldAt: shownTime(ctx.user, s.soldAt),
+      ExpiresAt: shownTimeOrNull(ctx.user, s.expiresAt),
       Remark: s.remark,
       State: s.voidedAt ? 2 : 1,
-      VoidedAt: s.voidedAt ? formatDateTime(s.voidedAt) : null,
-      Created: formatDateTime(s.createdAt),
+      VoidedAt: shownTimeOrNull(ctx.user, s.voidedAt),
+      Created: shownTime(ctx.user, s.createdAt),
     })),
   };
 }

@@ -6,7 +6,7 @@
 // items and a compensating move), so a stock-in is stored whole or not at all. Items change state
 // and store with their moves.
 import { and, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { State, formatDateTime, inventory as schemas } from '@wt/contract';
+import { State, inventory as schemas } from '@wt/contract';
 const { ITEM_STATES } = schemas;
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
@@ -16,6 +16,7 @@ import { scopedCrud } from '../../lib/crud.js';
 import { AppError, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
 import { contains, importPace, inSlices, rows, textArray, type ImportPace } from '../../lib/sql.js';
+import { sentDay, shownTime, shownTimeOrNull } from '../../lib/time.js';
 import { readSheetRows } from '../device/excel.js';
 import { checkRefs, storeName } from './dictionaries.js';
 import { applyMoves, groupMoves } from './ledger.js';
@@ -69,7 +70,6 @@ async function checkRows(db: Db, input: { row: number; imei: string; iccid: stri
   return { ok, failed };
 }
 
-const ymd = (iso: string) => iso.slice(0, 10);
 
 export async function insertBatch(ctx: AuthedContext, b: Req<'batchInsertRequest'>) {
   const { db } = ctx.deps.database;
@@ -83,11 +83,12 @@ export async function insertBatch(ctx: AuthedContext, b: Req<'batchInsertRequest
   if (b.DryRun || !ok.length) return { State: State.OK, Id: 0, Rows: input.length, Succeeded: b.DryRun ? ok.length : 0, Failed: sortFailures() } as const;
 
   const accountId = ctx.user.id;
-  const day = ymd(b.StockInDate).replace(/-/g, '');
+  const stockInDate = sentDay(ctx.user, b.StockInDate);
+  const day = stockInDate.replace(/-/g, '');
   const batch = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(invBatches)
-      .values({ accountId, batchNo: `pending-${process.pid}-${Date.now()}-${Math.random()}`, modelId: b.ModelId, versionId: b.VersionId ?? null, storeId: b.StoreId, ownerId: b.OwnerId ?? null, stockInDate: ymd(b.StockInDate), quantity: 0, remark: b.Remark })
+      .values({ accountId, batchNo: `pending-${process.pid}-${Date.now()}-${Math.random()}`, modelId: b.ModelId, versionId: b.VersionId ?? null, storeId: b.StoreId, ownerId: b.OwnerId ?? null, stockInDate, quantity: 0, remark: b.Remark })
       .returning({ id: invBatches.id });
     const batchNo = `B${day}-${String(row!.id).padStart(6, '0')}`;
     await tx.update(invBatches).set({ batchNo }).where(eq(invBatches.id, row!.id));
@@ -204,7 +205,7 @@ export async function listBatches(ctx: AuthedContext, q: Req<'batchListRequest'>
       Quantity: r.b.quantity,
       InStock: Number(r.inStock),
       Remark: r.b.remark,
-      Created: formatDateTime(r.b.createdAt),
+      Created: shownTime(ctx.user, r.b.createdAt),
     })),
   };
 }
@@ -234,7 +235,7 @@ export async function updateBatch(ctx: AuthedContext, b: Req<'batchUpdateRequest
         ...(b.VersionId !== undefined ? { versionId: b.VersionId } : {}),
         ...(b.StoreId !== undefined ? { storeId: b.StoreId } : {}),
         ...(b.OwnerId !== undefined ? { ownerId: b.OwnerId } : {}),
-        ...(b.StockInDate !== undefined ? { stockInDate: ymd(b.StockInDate) } : {}),
+        ...(b.StockInDate !== undefined ? { stockInDate: sentDay(ctx.user, b.StockInDate) } : {}),
         ...(b.Remark !== undefined ? { remark: b.Remark } : {}),
       })
       .where(eq(invBatches.id, batch.id));
@@ -351,8 +352,8 @@ export async function listItems(ctx: AuthedContext, q: Req<'itemListRequest'>) {
       SaleId: r.i.saleId,
       SaleNo: r.saleNo,
       CustomerName: r.i.saleId ? r.customerName : '',
-      ExpiresAt: r.i.expiresAt ? formatDateTime(r.i.expiresAt) : null,
-      Created: formatDateTime(r.i.createdAt),
+      ExpiresAt: shownTimeOrNull(ctx.user, r.i.expiresAt),
+      Created: shownTime(ctx.user, r.i.createdAt),
     })),
   };
 }

@@ -3,7 +3,7 @@
 // WEATHER command to every device with a known position, its area's forecast and a text in its
 // owner's language; and a daily push at WEATHER_PUSH_AT (each account's local time) to the devices
 // of accounts whose weather switch is on.
-import { State, formatDateTime, translate, resolveLocale } from '@wt/contract';
+import { State, formatDateInZone, translate, resolveLocale } from '@wt/contract';
 import { defineCall, type AuthedContext } from '../../calls.js';
 import type { AppDeps } from '../../deps.js';
 import type { Service } from '../../services.js';
@@ -75,7 +75,7 @@ export function forecastFor(deps: AppDeps, area: string, now = new Date()): Prom
  * `a`, the owner, with `$1`), as one send of `senderId`. Devices without a position or a forecast
  * are counted and left out; when that leaves none, nothing is recorded and the refusal says why.
  */
-export async function pushWeather(deps: AppDeps, sender: { id: number; loginName: string }, owners: { sql: string; param: unknown }) {
+export async function pushWeather(deps: AppDeps, sender: { id: number; loginName: string; timeZoneOffset: number }, owners: { sql: string; param: unknown }) {
   const supported = [...keywordsFor('WEATHER', { date: '2026-01-01', code: 0, min: 0, max: 0, text: '' }).keys()];
   const devices = await deps.database.query<Row>(
     `SELECT d.id, d.protocol, s.lat, s.lon, a.language FROM devices d JOIN accounts a ON a.id = d.account_id
@@ -105,7 +105,7 @@ export async function pushWeather(deps: AppDeps, sender: { id: number; loginName
   const result = await deps.database.transaction(async (q) => {
     const [s] = await q<Row>(
       `INSERT INTO message_sends (account_id, kind, sender_name, name, text) VALUES ($1, 'weather', $2, $3, '') RETURNING id`,
-      [sender.id, sender.loginName, formatDateTime(new Date()).slice(0, 10)],
+      [sender.id, sender.loginName, formatDateInZone(new Date(), sender.timeZoneOffset)],
     );
     const sendId = Number(s!.id);
     const rows: { id: number; deviceId: number; params: Record<string, unknown> }[] = [];
@@ -165,7 +165,7 @@ export const weatherCalls = [
 export async function dailyWeather(deps: AppDeps, now = new Date()): Promise<number> {
   const [h, m] = deps.config.WEATHER_PUSH_AT.split(':').map(Number);
   const due = await deps.database.query<Row>(
-    `SELECT a.id, a.login_name AS "loginName", to_char(($1::timestamptz AT TIME ZONE 'UTC') + make_interval(mins => a.time_zone_offset), 'YYYY-MM-DD') AS day
+    `SELECT a.id, a.login_name AS "loginName", a.time_zone_offset AS "tz", to_char(($1::timestamptz AT TIME ZONE 'UTC') + make_interval(mins => a.time_zone_offset), 'YYYY-MM-DD') AS day
        FROM accounts a LEFT JOIN weather_pushes w ON w.account_id = a.id
       WHERE a.is_weather_config = 1
         AND (($1::timestamptz AT TIME ZONE 'UTC') + make_interval(mins => a.time_zone_offset))::time >= make_time($2, $3, 0)
@@ -182,7 +182,7 @@ export async function dailyWeather(deps: AppDeps, now = new Date()): Promise<num
     );
     if (!claimed.length) continue;
     try {
-      await pushWeather(deps, { id: Number(a.id), loginName: String(a.loginName) }, { sql: `a.id = $1`, param: a.id });
+      await pushWeather(deps, { id: Number(a.id), loginName: String(a.loginName), timeZoneOffset: Number(a.tz) }, { sql: `a.id = $1`, param: a.id });
       served++;
     } catch (err) {
       deps.log.error({ err, accountId: a.id }, 'daily weather push failed');

@@ -3,6 +3,7 @@ import { BIG_DATA_FIELDS, type MonitorDevice } from '@wt/contract';
 import type { AuthedContext, AuthUser } from '../../calls.js';
 import { AppError } from '../../lib/errors.js';
 import { accountInScope, subtreePattern } from '../../lib/scope.js';
+import { viewerDay, viewerDayStart } from '../../lib/time.js';
 import { compactDevices, countDevices, listDevices, SOS_TYPE, SOS_WINDOW, type DeviceFilter } from './repo.js';
 import { BEACON_METHOD_CODE, INDOOR_METHOD_CODES } from '../../pipeline/state.js';
 
@@ -101,8 +102,8 @@ export async function adminCount(ctx: AuthedContext, body: { UserId?: number }) 
     q<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE path LIKE $1', [pattern]),
     q<{ n: number }>(
       `SELECT count(*)::int AS n FROM alarms al JOIN accounts a ON a.id = al.account_id
-       WHERE a.path LIKE $1 AND al.created_at >= date_trunc('day', now())`,
-      [pattern],
+       WHERE a.path LIKE $1 AND al.created_at >= $2`,
+      [pattern, viewerDayStart(ctx.user, 0)],
     ),
   ]);
   return { State: 200 as const, Total: counts.All, Online: counts.Online, Offline: counts.Offline, Sos: counts.Sos, Accounts: acc?.n ?? 0, AlarmsToday: alarms?.n ?? 0 };
@@ -113,28 +114,32 @@ export async function pageAnalysis(ctx: AuthedContext, body: { UserId?: number; 
   const q = ctx.deps.database.query.bind(ctx.deps.database);
   const pattern = subtreePattern(scope);
   const devicesOf = `SELECT d.id FROM devices d JOIN accounts a ON a.id = d.account_id WHERE a.path LIKE $1`;
-  const since = `date_trunc('day', now()) - make_interval(days => $2::int - 1)`;
+  // Days of the viewer's zone: from the start of its day Days - 1 days ago; $3 is its offset in minutes.
+  const since = `$2::timestamptz`;
+  const dayOf = (col: string) => `to_char((${col} AT TIME ZONE 'UTC') + make_interval(mins => $3::int), 'YYYY-MM-DD')`;
+  const start = viewerDayStart(ctx.user, body.Days - 1);
+  const off = ctx.user.timeZoneOffset;
   const [byType, [health], positions, alarmDays, locations] = await Promise.all([
     q<{ type: number; n: number }>(
       `SELECT al.type, count(*)::int AS n FROM alarms al JOIN accounts a ON a.id = al.account_id
        WHERE a.path LIKE $1 AND al.created_at >= ${since} GROUP BY al.type ORDER BY n DESC`,
-      [pattern, body.Days],
+      [pattern, start],
     ),
     q<{ n: number; hr: number | null; sy: number | null; di: number | null; bt: number | null; bo: number | null; abnormal: number }>(
       `SELECT count(*)::int AS n, avg(heart_rate) AS hr, avg(systolic) AS sy, avg(diastolic) AS di, avg(body_temp) AS bt, avg(blood_oxygen) AS bo,
          count(*) FILTER (WHERE heart_rate > 120 OR heart_rate < 50 OR blood_oxygen < 90 OR body_temp > 37.5 OR systolic > 140)::int AS abnormal
        FROM health_readings WHERE device_id IN (${devicesOf}) AND time >= ${since}`,
-      [pattern, body.Days],
+      [pattern, start],
     ),
     q<{ day: string; n: number; active: number }>(
-      `SELECT to_char(date_trunc('day', time), 'YYYY-MM-DD') AS day, count(*)::int AS n, count(DISTINCT device_id)::int AS active
+      `SELECT ${dayOf('time')} AS day, count(*)::int AS n, count(DISTINCT device_id)::int AS active
        FROM positions WHERE device_id IN (${devicesOf}) AND time >= ${since} GROUP BY 1`,
-      [pattern, body.Days],
+      [pattern, start, off],
     ),
     q<{ day: string; n: number }>(
-      `SELECT to_char(date_trunc('day', al.created_at), 'YYYY-MM-DD') AS day, count(*)::int AS n
+      `SELECT ${dayOf('al.created_at')} AS day, count(*)::int AS n
        FROM alarms al JOIN accounts a ON a.id = al.account_id WHERE a.path LIKE $1 AND al.created_at >= ${since} GROUP BY 1`,
-      [pattern, body.Days],
+      [pattern, start, off],
     ),
     q<{ lon: number; lat: number; n: number }>(
       `SELECT round(s.lon * 2) / 2 AS lon, round(s.lat * 2) / 2 AS lat, count(*)::int AS n
@@ -143,7 +148,7 @@ export async function pageAnalysis(ctx: AuthedContext, body: { UserId?: number; 
     ),
   ]);
   const days: string[] = [];
-  const [{ today }] = await q<{ today: string }>(`SELECT to_char(now(), 'YYYY-MM-DD') AS today`);
+  const today = viewerDay(ctx.user);
   for (let i = body.Days - 1; i >= 0; i--) days.push(new Date(Date.parse(`${today}T00:00:00Z`) - i * 86_400_000).toISOString().slice(0, 10));
   const pos = new Map(positions.map((p) => [p.day, p]));
   const al = new Map(alarmDays.map((a) => [a.day, a.n]));

@@ -4,8 +4,8 @@
 // than OPERATION_LOG_RETENTION_DAYS are deleted in batches by a job.
 import type ExcelJS from 'exceljs';
 import { sql, type SQL } from 'drizzle-orm';
-import { formatDateTime, translate, type Locale, type OperationLogEntry } from '@wt/contract';
-import type { AuthedContext } from '../../calls.js';
+import { translate, type Locale, type OperationLogEntry, type SentTime } from '@wt/contract';
+import type { AuthedContext, AuthUser } from '../../calls.js';
 import type { Db } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import type { Service } from '../../services.js';
@@ -13,14 +13,15 @@ import { EXPORT_PAGE_ROWS, checkExportSize } from '../../lib/export-sheet.js';
 import { ipLocationIn } from '../../lib/iplocation.js';
 import { accountInScope } from '../../lib/scope.js';
 import { allOf, rows } from '../../lib/sql.js';
+import { sentInstant, shownTime } from '../../lib/time.js';
 
 export interface OperationLogFilter {
   UserId?: number;
   Action?: string;
   Call?: string;
   Result?: 'success' | 'failure';
-  StartTime?: string;
-  EndTime?: string;
+  StartTime?: SentTime;
+  EndTime?: SentTime;
 }
 
 interface LogRow {
@@ -47,8 +48,8 @@ async function whereOf(ctx: AuthedContext, f: OperationLogFilter): Promise<SQL> 
   if (f.Call) conds.push(sql`lower(call) = ${f.Call.toLowerCase()}`);
   if (f.Result === 'success') conds.push(sql`state = 0`);
   if (f.Result === 'failure') conds.push(sql`state <> 0`);
-  if (f.StartTime) conds.push(sql`created_at >= ${f.StartTime}`);
-  if (f.EndTime) conds.push(sql`created_at <= ${f.EndTime}`);
+  if (f.StartTime) conds.push(sql`created_at >= ${sentInstant(ctx.user, f.StartTime)}`);
+  if (f.EndTime) conds.push(sql`created_at <= ${sentInstant(ctx.user, f.EndTime)}`);
   return allOf(conds);
 }
 
@@ -62,7 +63,7 @@ function paramsOf(detail: string): Record<string, unknown> | null {
   }
 }
 
-function entryOf(locale: Locale, r: LogRow): OperationLogEntry {
+function entryOf(locale: Locale, viewer: Pick<AuthUser, 'timeZoneOffset'>, r: LogRow): OperationLogEntry {
   return {
     Id: Number(r.id),
     UserId: r.account_id,
@@ -75,7 +76,7 @@ function entryOf(locale: Locale, r: LogRow): OperationLogEntry {
     ErrorParams: paramsOf(r.detail),
     IPAddress: r.ip,
     Address: ipLocationIn(locale, r.ip_location),
-    CreateDT: formatDateTime(r.created_at),
+    CreateDT: shownTime(viewer, r.created_at),
   };
 }
 
@@ -87,7 +88,7 @@ export async function list(ctx: AuthedContext, body: OperationLogFilter & { Page
     db,
     sql`SELECT * FROM operation_logs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${body.PageCount} OFFSET ${(body.PageNo - 1) * body.PageCount}`,
   );
-  return { State: 200 as const, Total: Number(count?.n ?? 0), Items: page.map((r) => entryOf(ctx.locale, r)) };
+  return { State: 200 as const, Total: Number(count?.n ?? 0), Items: page.map((r) => entryOf(ctx.locale, ctx.user, r)) };
 }
 
 /** Every entry the search selects, newest first, a page at a time by keyset. */
@@ -138,7 +139,7 @@ export async function exportSheet(ctx: AuthedContext, body: OperationLogFilter) 
   async function* shaped() {
     for await (const page of pages(db, where)) {
       yield page.map((r) => ({
-        time: formatDateTime(r.created_at),
+        time: shownTime(ctx.user, r.created_at),
         account: r.login_name,
         call: r.call,
         action: r.action,

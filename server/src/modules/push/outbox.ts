@@ -3,7 +3,7 @@
 // POST of the JSON body signed with HMAC-SHA256 of the body keyed by the company's verification
 // code, each attempt logged, failures retried with exponential backoff.
 import { createHmac } from 'node:crypto';
-import { formatDateTime, resolveLocale } from '@wt/contract';
+import { formatInZone, resolveLocale } from '@wt/contract';
 import type { QueryFn } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { renderAlarmMessage } from '../alarm/format.js';
@@ -47,9 +47,10 @@ function wants(model: number, category: string): boolean {
   return true;
 }
 
-function bodyFor(format: number, a: PushAlarm): string {
+/** The body a company receives; its short format's time is at the offset of the company's account. */
+function bodyFor(format: number, a: PushAlarm, offsetMinutes: number): string {
   if (format === 2) {
-    return JSON.stringify({ NotificationType: a.code, DeviceID: a.device.imei, Nickname: a.device.name, Message: a.message, Created: formatDateTime(a.created) });
+    return JSON.stringify({ NotificationType: a.code, DeviceID: a.device.imei, Nickname: a.device.name, Message: a.message, Created: formatInZone(a.created, offsetMinutes) });
   }
   return JSON.stringify({
     AlarmId: a.alarmId,
@@ -71,7 +72,7 @@ function bodyFor(format: number, a: PushAlarm): string {
  */
 export async function enqueuePush(deps: AppDeps, alarm: PushAlarm, query: QueryFn = (text, params) => deps.database.query(text, params)): Promise<number> {
   const companies = await query<Row>(
-    `SELECT c.id, c.push_url AS "url", c.push_model AS "model", c.default_format AS "format", a.language
+    `SELECT c.id, c.push_url AS "url", c.push_model AS "model", c.default_format AS "format", a.language, a.time_zone_offset AS "tz"
        FROM push_companies c JOIN accounts a ON a.id = c.account_id
       WHERE c.effective = 1 AND c.account_id = ANY($1::int[])`,
     [pathIdsUpward(alarm.device.accountPath)],
@@ -84,7 +85,7 @@ export async function enqueuePush(deps: AppDeps, alarm: PushAlarm, query: QueryF
       alarm.alarmId,
       alarm.device.imei,
       c.url,
-      bodyFor(Number(c.format), alarm.messageKey ? { ...alarm, message: renderAlarmMessage(resolveLocale(String(c.language ?? '')), alarm.messageKey, alarm.params) } : alarm),
+      bodyFor(Number(c.format), alarm.messageKey ? { ...alarm, message: renderAlarmMessage(resolveLocale(String(c.language ?? '')), alarm.messageKey, alarm.params) } : alarm, Number(c.tz)),
     ]);
     n++;
   }

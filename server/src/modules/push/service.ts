@@ -1,13 +1,12 @@
 // Partner push companies and the log of deliveries, kept to the caller's subtree.
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { formatDateTime } from '@wt/contract';
+import type { SentTime } from '@wt/contract';
 import type { AuthedContext } from '../../calls.js';
 import { accounts, pushAttempts, pushCompanies, pushOutbox } from '../../db/schema/index.js';
 import { fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { allOf, contains } from '../../lib/sql.js';
-
-const dateOf = (v: unknown) => (v === undefined || v === null || v === '' ? null : new Date(typeof v === 'number' && String(v).length === 10 ? v * 1000 : (v as string)));
+import { sentInstant, shownTime } from '../../lib/time.js';
 
 export async function listCompanies(ctx: AuthedContext, q: { PageNo: number; PageCount: number; Keyword?: string }) {
   const { db } = ctx.deps.database;
@@ -36,7 +35,7 @@ export async function listCompanies(ctx: AuthedContext, q: { PageNo: number; Pag
       VerificationCode: c.verificationCode,
       AccountId: c.accountId,
       AccountName: accountName,
-      Created: formatDateTime(c.createdAt),
+      Created: shownTime(ctx.user, c.createdAt),
     })),
   };
 }
@@ -86,12 +85,12 @@ export async function deleteCompany(ctx: AuthedContext, id: number) {
 
 export async function listAttempts(
   ctx: AuthedContext,
-  q: { PageNo: number; PageCount: number; StartTime?: string | number; EndTime?: string | number; CompanyId?: number; Success?: number; Imei?: string },
+  q: { PageNo: number; PageCount: number; StartTime?: SentTime; EndTime?: SentTime; CompanyId?: number; Success?: number; Imei?: string },
 ) {
   const { db } = ctx.deps.database;
   const conds: SQL[] = [ownedBySubtree(pushCompanies.accountId, ctx.user)];
-  const start = dateOf(q.StartTime);
-  const end = dateOf(q.EndTime);
+  const start = sentInstant(ctx.user, q.StartTime);
+  const end = sentInstant(ctx.user, q.EndTime);
   if (start) conds.push(sql`${pushAttempts.createdAt} >= ${start}`);
   if (end) conds.push(sql`${pushAttempts.createdAt} <= ${end}`);
   if (q.CompanyId) conds.push(eq(pushAttempts.companyId, q.CompanyId));
@@ -127,7 +126,7 @@ export async function listAttempts(
       Success: a.success ? 1 : 2,
       Error: a.error,
       DurationMs: a.durationMs,
-      Created: formatDateTime(a.createdAt),
+      Created: shownTime(ctx.user, a.createdAt),
       Body: body ?? '',
     })),
   };

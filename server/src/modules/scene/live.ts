@@ -8,6 +8,7 @@ import type { AuthedContext } from '../../calls.js';
 import { notFound } from '../../lib/errors.js';
 import { subtreePattern } from '../../lib/scope.js';
 import { iso, rows } from '../../lib/sql.js';
+import { sentInstant } from '../../lib/time.js';
 import { SOS_TYPE } from '../monitor/repo.js';
 import { planToGeo } from '../../indoor/index.js';
 import { floorInReach, floorNotFound, sceneInReach, sceneReach } from './repo.js';
@@ -118,7 +119,7 @@ export async function indoorTrack(ctx: AuthedContext, q: z.output<typeof schemas
     db,
     // Only points in scenes the caller reaches (a track never reveals a sibling's building).
     sql`SELECT p.time, p.scene_id, p.floor_id, p.x, p.y, p.accuracy, p.method FROM positions p
-      WHERE p.device_id = ${device.id} AND p.time >= ${new Date(q.StartTime)} AND p.time <= ${new Date(q.EndTime)}
+      WHERE p.device_id = ${device.id} AND p.time >= ${sentInstant(ctx.user, q.StartTime)} AND p.time <= ${sentInstant(ctx.user, q.EndTime)}
         AND p.scene_id IS NOT NULL AND p.floor_id IS NOT NULL AND p.x IS NOT NULL AND p.y IS NOT NULL
         ${q.SceneId ? sql`AND p.scene_id = ${q.SceneId}` : sql``}
         AND p.scene_id IN (SELECT s.id FROM scenes s WHERE ${sceneReach(ctx.user, 'view')})

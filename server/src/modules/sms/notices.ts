@@ -70,7 +70,8 @@ export interface AlarmNoticeInput {
   imei: string;
   accountPath: string;
   /** Subject and text in a contact's language. */
-  render(locale: Locale): { subject: string; text: string };
+  /** The texts in the contact's account's language, its times at the account's offset (minutes east of UTC). */
+  render(locale: Locale, offsetMinutes: number): { subject: string; text: string };
 }
 
 /**
@@ -82,7 +83,7 @@ export async function enqueueAlarmNotices(q: QueryFn, log: AppDeps['log'], a: Al
   if (!ids.length) return 0;
   const contacts = await q<Row>(
     `SELECT c.account_id AS "accountId", c.phone, c.email, c.notify_sms AS "sms", c.notify_email AS "mail", c.types, a.language,
-            a.is_send_message AS "messageService"
+            a.is_send_message AS "messageService", a.time_zone_offset AS "tz"
        FROM alarm_contacts c JOIN accounts a ON a.id = c.account_id
       WHERE c.account_id = ANY($1::int[]) ORDER BY c.id`,
     [ids],
@@ -91,7 +92,7 @@ export async function enqueueAlarmNotices(q: QueryFn, log: AppDeps['log'], a: Al
   for (const c of contacts) {
     const types = (c.types as number[] | null) ?? [];
     if (types.length && !types.includes(a.code)) continue;
-    const { subject, text } = a.render(resolveLocale(String(c.language ?? '')));
+    const { subject, text } = a.render(resolveLocale(String(c.language ?? '')), Number(c.tz));
     const accountId = Number(c.accountId);
     if (Number(c.mail) === 1 && c.email) {
       await q(`INSERT INTO notice_outbox (channel, account_id, alarm_id, imei, recipient, subject, body) VALUES ('email', $1, $2, $3, $4, $5, $6)`, [

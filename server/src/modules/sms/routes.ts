@@ -7,6 +7,7 @@ import type { QueryFn } from '../../db/client.js';
 import { badRequest, fieldError } from '../../lib/errors.js';
 import { accountInScope, subtreePattern } from '../../lib/scope.js';
 import { contains, iso, pagedQuery } from '../../lib/sql.js';
+import { sentInstant } from '../../lib/time.js';
 import { refundSms } from './notices.js';
 
 type Row = Record<string, unknown>;
@@ -140,8 +141,8 @@ export const smsCalls = [
     if (b.Channel) add(`n.channel = ?`, b.Channel);
     if (b.Status) add(`n.status = ?`, b.Status);
     if (b.Recipient) add(`n.recipient ILIKE ?`, contains(b.Recipient));
-    if (b.StartTime) add(`n.created_at >= ?::timestamptz`, b.StartTime);
-    if (b.EndTime) add(`n.created_at <= ?::timestamptz`, b.EndTime);
+    if (b.StartTime) add(`n.created_at >= ?::timestamptz`, sentInstant(ctx.user, b.StartTime).toISOString());
+    if (b.EndTime) add(`n.created_at <= ?::timestamptz`, sentInstant(ctx.user, b.EndTime).toISOString());
     const { total, rows } = await pagedQuery<Row>(ctx.deps.database, {
       select: `n.*, a.login_name AS "loginName"`,
       from: `FROM notice_outbox n JOIN accounts a ON a.id = n.account_id WHERE ${conds.join(' AND ')}`,

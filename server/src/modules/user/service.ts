@@ -6,13 +6,14 @@ import {
   State,
   effectiveRoutes,
   effectiveUserType,
-  formatDateTime,
+  formatInZone,
   grantsOf,
   isPlatformAdministrator,
   permissionList,
   resolveLocale,
   roleLabelOf,
   type Locale,
+  type SentTime,
   translate,
   unstorableText,
   visibleRoutePaths,
@@ -26,6 +27,7 @@ import { AppError, conflict, tokenInvalid } from '../../lib/errors.js';
 import { ipLocationIn, ipLocationText } from '../../lib/iplocation.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { accountInScope, type AccountRow } from '../../lib/scope.js';
+import { sentInstant, shownTime } from '../../lib/time.js';
 import { randomToken, sha256, signAccessToken, signKnownBrowser, verifyKnownBrowser } from '../../lib/tokens.js';
 import * as repo from './repo.js';
 import { requireAction } from '../../plugins/calls.js';
@@ -232,7 +234,8 @@ export async function toUserInfo(ctx: CallContext, a: AccountRow): Promise<UserI
     companyName: a.companyName,
     Contact: a.contact,
     Introduction: a.introduction,
-    CreateDT: formatDateTime(a.createdAt, a.timeZoneOffset),
+    // In the viewer's zone; the account's own, as just saved, when it reads itself.
+    CreateDT: formatInZone(a.createdAt, !ctx.user || ctx.user.id === a.id ? a.timeZoneOffset : ctx.user.timeZoneOffset),
     ParentId: a.parentId,
     // A stored -1 ("unset" in older data) reads as hidden (SPEC §3).
     isShowMapLabel: a.isShowMapLabel === 1 ? 1 : 2,
@@ -353,6 +356,8 @@ export async function updateProfile(ctx: AuthedContext, userId: number | undefin
     throw conflict('auth.emailExists');
   }
   const [updated] = await db.update(repo.accounts).set({ ...set, updatedAt: new Date() }).where(eq(repo.accounts.id, account.id)).returning();
+  // Its sessions show and read times in the new zone from the next request on.
+  if (set.timeZoneOffset !== undefined && set.timeZoneOffset !== account.timeZoneOffset) ctx.request.server.authenticator.invalidateAccount(account.id);
   return { State: 200 as const, UserInfo: await toUserInfo(ctx, updated!) };
 }
 
@@ -374,15 +379,14 @@ export async function saveLoginLog(ctx: AuthedContext, body: { UserId?: number; 
 
 export async function loginLogs(
   ctx: AuthedContext,
-  body: { PageNo: number; PageCount: number; UserId?: number; ActionCode?: number; StartTime?: string; EndTime?: string; Keyword?: string },
+  body: { PageNo: number; PageCount: number; UserId?: number; ActionCode?: number; StartTime?: SentTime; EndTime?: SentTime; Keyword?: string },
 ) {
   if (body.UserId) await accountInScope(ctx.deps.database.db, ctx.user, body.UserId);
-  const parse = (s?: string) => (s ? new Date(s) : undefined);
   const { total, items } = await repo.listLoginLogs(ctx.deps.database.db, ctx.user, {
     accountId: body.UserId,
     actionCode: body.ActionCode,
-    from: parse(body.StartTime),
-    to: parse(body.EndTime),
+    from: sentInstant(ctx.user, body.StartTime),
+    to: sentInstant(ctx.user, body.EndTime),
     keyword: body.Keyword?.trim() || undefined,
     offset: (body.PageNo - 1) * body.PageCount,
     limit: body.PageCount,
@@ -399,7 +403,7 @@ export async function loginLogs(
       Address: ipLocationIn(ctx.locale, r.ipLocation),
       ClientType: r.clientType,
       ClientCode: r.clientCode,
-      CreateDT: formatDateTime(r.createdAt),
+      CreateDT: shownTime(ctx.user, r.createdAt),
     })),
   };
 }

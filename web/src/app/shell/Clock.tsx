@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatDateTime } from '@wt/contract';
+import { shownTime } from '../../session/time';
 
 /** Current date-time, refreshed every second (YYYY-MM-DD HH:mm:ss). */
 export function Clock() {
@@ -8,5 +8,5 @@ export function Clock() {
     const id = window.setInterval(() => setNow(new Date()), 1000);
     return () => window.clearInterval(id);
   }, []);
-  return <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-testid="clock">{formatDateTime(now)}</span>;
+  return <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-testid="clock">{shownTime(now)}</span>;
 }

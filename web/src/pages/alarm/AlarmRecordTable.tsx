@@ -20,6 +20,7 @@ import { ALARM_KEY, useAlarmTypeName, useAlarmTypes } from './queries';
 import { ExportButton } from '../../components/ExportButton';
 import { useCan } from '../../access/can';
 import { AlarmMessage } from '../../i18n/AlarmMessage';
+import { wallClock } from '../../session/time';
 
 interface Search {
   Range?: [Dayjs, Dayjs];
@@ -30,8 +31,8 @@ interface Search {
 
 function filterOf(s: Search, fixed: { DeviceId?: number; Imei?: string }) {
   return {
-    StartTime: s.Range?.[0]?.startOf('day').toISOString(),
-    EndTime: s.Range?.[1]?.endOf('day').toISOString(),
+    StartTime: s.Range?.[0] ? wallClock(s.Range[0].startOf('day')) : undefined,
+    EndTime: s.Range?.[1] ? wallClock(s.Range[1].endOf('day')) : undefined,
     Type: s.Type,
     Status: s.Status,
     Imei: fixed.Imei ?? s.Imei,

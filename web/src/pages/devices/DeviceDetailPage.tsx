@@ -5,7 +5,8 @@ import { Link, useSearchParams } from 'react-router';
 import { Badge, Button, Card, Col, Descriptions, Empty, List, Result, Row, Space, Spin, Table, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { State, formatDateTime } from '@wt/contract';
+import { State } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import { ApiError, call } from '../../api/client';
 import { errorText } from '../../i18n/errors';
 import { USER_DATA } from '../../i18n/texts';
@@ -38,7 +39,7 @@ function RecentAlarms({ imei }: { imei: string }) {
           dataSource={alarms.data?.Items ?? []}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('devices:detail.noAlarms')} /> }}
           columns={[
-            { key: 'time', title: t('devices:detail.alarmTime'), render: (_, a) => formatDateTime(a.LastTime), width: 170 },
+            { key: 'time', title: t('devices:detail.alarmTime'), render: (_, a) => shownTime(a.LastTime), width: 170 },
             { key: 'message', title: t('devices:detail.alarmType'), render: (_, a) => <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} /> },
             {
               key: 'status',
@@ -105,15 +106,15 @@ export default function DeviceDetailPage() {
           <Descriptions.Item label={t('devices:field.softwareVersion')}>{d.SoftwareVersion || none}</Descriptions.Item>
           <Descriptions.Item label={t('devices:field.group')}>{mark(d.GroupName)}</Descriptions.Item>
           <Descriptions.Item label={t('devices:field.role')}>{mark(d.RoleName)}</Descriptions.Item>
-          <Descriptions.Item label={t('devices:field.stockIn')}>{formatDateTime(d.StockInTime) || none}</Descriptions.Item>
-          <Descriptions.Item label={t('devices:field.activation')}>{formatDateTime(d.ActivationTime) || none}</Descriptions.Item>
+          <Descriptions.Item label={t('devices:field.stockIn')}>{shownTime(d.StockInTime) || none}</Descriptions.Item>
+          <Descriptions.Item label={t('devices:field.activation')}>{shownTime(d.ActivationTime) || none}</Descriptions.Item>
         </Descriptions>
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} title={t('devices:detail.state')} style={{ marginTop: 12 }}>
           <Descriptions.Item label={t('devices:field.lastCommunication')}>
             <RelativeTime value={d.LastCommunication} />
           </Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.position')}>
-            {d.LastLocation ? `${d.LastLocation.Lat.toFixed(5)}, ${d.LastLocation.Lon.toFixed(5)} (${formatDateTime(d.LastLocation.Time)})` : none}
+            {d.LastLocation ? `${d.LastLocation.Lat.toFixed(5)}, ${d.LastLocation.Lon.toFixed(5)} (${shownTime(d.LastLocation.Time)})` : none}
           </Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.battery')}>{d.Battery === null ? none : `${d.Battery}%`}</Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.signal')}>{d.Signal ?? none}</Descriptions.Item>

@@ -5,7 +5,8 @@ import { Alert, App, Input, Radio, Select, Space, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, device, formatDateTime, role as roleSchemas } from '@wt/contract';
+import { LIMITS, device, role as roleSchemas } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog, ListPage, addAction } from '../../patterns';
@@ -275,7 +276,7 @@ export default function DeviceRolesPage() {
         {
           key: 'CreatedAt',
           title: t('devices:roles.createdAt'),
-          render: (_, r) => formatDateTime(r.CreatedAt),
+          render: (_, r) => shownTime(r.CreatedAt),
           width: 170,
         },
       ]}

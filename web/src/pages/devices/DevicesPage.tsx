@@ -20,7 +20,8 @@ import {
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_USER_TYPE, formatDateTime } from '@wt/contract';
+import { ADMIN_USER_TYPE } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import { call } from '../../api/client';
 import { DataTable, filterValue, type TableQuery } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
@@ -201,7 +202,7 @@ export default function DevicesPage() {
       width: 190,
       render: (_, d) =>
         d.LastLocation ? (
-          <Tooltip title={formatDateTime(d.LastLocation.Time)}>
+          <Tooltip title={shownTime(d.LastLocation.Time)}>
             <span>
               {d.LastLocation.Lat.toFixed(5)}, {d.LastLocation.Lon.toFixed(5)}
             </span>
@@ -210,8 +211,8 @@ export default function DevicesPage() {
           <Typography.Text type="secondary">—</Typography.Text>
         ),
     },
-    { key: 'StockInTime', title: t('devices:field.stockIn'), dataIndex: 'StockInTime', sorter: true, width: 170, render: (v: string | null) => formatDateTime(v) },
-    { key: 'ActivationTime', title: t('devices:field.activation'), dataIndex: 'ActivationTime', sorter: true, width: 170, render: (v: string | null) => formatDateTime(v) },
+    { key: 'StockInTime', title: t('devices:field.stockIn'), dataIndex: 'StockInTime', sorter: true, width: 170, render: (v: string | null) => shownTime(v) },
+    { key: 'ActivationTime', title: t('devices:field.activation'), dataIndex: 'ActivationTime', sorter: true, width: 170, render: (v: string | null) => shownTime(v) },
     {
       key: 'FenceCount',
       title: t('devices:field.fences'),

@@ -26,7 +26,8 @@ import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
 import ForwardOutlined from '@ant-design/icons/es/icons/ForwardOutlined';
 import BackwardOutlined from '@ant-design/icons/es/icons/BackwardOutlined';
 import DownloadOutlined from '@ant-design/icons/es/icons/DownloadOutlined';
-import { formatDateTime, type CallResponse } from '@wt/contract';
+import { type CallResponse } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import { ApiError, call } from '../../api/client';
 import { userDataOptions } from '../../i18n/texts';
 import { MapView } from '../../map/MapView';
@@ -240,11 +241,11 @@ export default function HistoryPage() {
               max={Math.max(0, data.Points.length - 1)}
               value={play.index}
               onChange={play.seek}
-              tooltip={{ formatter: (i) => formatDateTime(data.Points[i ?? 0]?.Time) }}
+              tooltip={{ formatter: (i) => shownTime(data.Points[i ?? 0]?.Time) }}
             />
             {current && (
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {formatDateTime(current.Time)} · {current.Speed ?? 0} km/h
+                {shownTime(current.Time)} · {current.Speed ?? 0} km/h
               </Typography.Text>
             )}
           </div>
@@ -271,14 +272,14 @@ export default function HistoryPage() {
           >
             {shown && (
               <>
-                <div>{formatDateTime(shown.Time)}</div>
+                <div>{shownTime(shown.Time)}</div>
                 <div>{`${shown.Lat.toFixed(6)}, ${shown.Lon.toFixed(6)}`}</div>
                 <div>{t('speed', { speed: shown.Speed ?? 0 })}</div>
               </>
             )}
             {stop && (
               <>
-                <div>{`${formatDateTime(stop.Start)} – ${formatDateTime(stop.End)}`}</div>
+                <div>{`${shownTime(stop.Start)} – ${shownTime(stop.End)}`}</div>
                 <div>{t('stayed', { minutes: Math.round(stop.Minutes) })}</div>
                 <div>{`${stop.Lat.toFixed(6)}, ${stop.Lon.toFixed(6)}`}</div>
               </>

@@ -6,7 +6,8 @@ import { Alert, App, Button, Input, Modal, Space, Switch, Typography, theme } fr
 import { CopyOutlined, DeleteOutlined, EditOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, integration as schemas } from '@wt/contract';
+import { integration as schemas } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog, ListPage, addAction, rowAction, useAction } from '../../patterns';
@@ -306,7 +307,7 @@ export default function IntegrationsPage() {
           key: 'CreatedAt',
           title: t('integrations:createdAt'),
           width: 180,
-          render: (_, r) => formatDateTime(r.CreatedAt),
+          render: (_, r) => shownTime(r.CreatedAt),
         },
         {
           key: 'LastUsedAt',
@@ -314,7 +315,7 @@ export default function IntegrationsPage() {
           width: 180,
           render: (_, r) =>
             r.LastUsedAt ? (
-              formatDateTime(r.LastUsedAt)
+              shownTime(r.LastUsedAt)
             ) : (
               <Typography.Text type="secondary">{t('integrations:never')}</Typography.Text>
             ),

@@ -1,7 +1,8 @@
 // Small display pieces of the device pages: relative times (SPEC §9) and role swatches.
 import { Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, relativeTime } from '@wt/contract';
+import { relativeTime } from '@wt/contract';
+import { shownTime, useViewerOffset } from '../../session/time';
 
 /** Draw colours of device roles, the same hues the map uses. */
 export const ROLE_HEX: Record<string, string> = {
@@ -14,11 +15,12 @@ export const ROLE_HEX: Record<string, string> = {
 
 export function RelativeTime({ value }: { value: string | null | undefined }) {
   const { t } = useTranslation();
+  const offset = useViewerOffset();
   if (!value) return <span style={{ color: 'rgba(0,0,0,.35)' }}>—</span>;
-  const r = relativeTime(value);
+  const r = relativeTime(value, Date.now(), offset);
   const text = r.key === 'date' ? r.text : r.key === 'minutesAgo' || r.key === 'hoursAgo' ? t(`common:time.${r.key}`, { count: r.count }) : t(`common:time.${r.key}`);
   return (
-    <Tooltip title={formatDateTime(value)}>
+    <Tooltip title={shownTime(value)}>
       <span>{text}</span>
     </Tooltip>
   );

@@ -15,6 +15,7 @@ import { FormDialog, ListPage, addAction, type RowAction } from '../../patterns'
 import { useCan } from '../../access/can';
 import { useDictOptions } from '../inventory/shared';
 import { ERP_KEY, useStockThings } from './shared';
+import { wallClock } from '../../session/time';
 
 type Sale = z.infer<typeof erp.erpSaleSchema>;
 const SHIP_COLORS: Record<number, string> = { 1: 'orange', 2: 'default', 3: 'green' };
@@ -118,7 +119,7 @@ export default function ErpSalesPage() {
         transform={({ SoldDay, DevicesText, ...v }) => ({
           ...v,
           ...Object.fromEntries(['UnitPrice', 'Receivable', 'Actual'].map((k) => [k, v[k] === undefined || v[k] === null ? '' : String(v[k])])),
-          SoldAt: (SoldDay ?? dayjs()).toISOString(),
+          SoldAt: wallClock(SoldDay ?? dayjs()),
           Devices: parseDevices(DevicesText),
         })}
         rename={{ SoldAt: 'SoldDay', Devices: 'DevicesText' }}

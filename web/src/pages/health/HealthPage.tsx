@@ -14,6 +14,7 @@ import { SearchForm } from '../../components/SearchForm';
 import { ExportButton } from '../../components/ExportButton';
 import { useCan } from '../../access/can';
 import { userDataCell } from '../../i18n/texts';
+import { wallClock } from '../../session/time';
 
 interface Search {
   Range?: [Dayjs, Dayjs];
@@ -30,8 +31,8 @@ export default function HealthPage() {
   const [search, setSearch] = useState<Search>({});
   const devices = useQuery({ queryKey: ['health', 'devices'], queryFn: () => call('/health/HealthHasDataForUsers', {}) });
   const filter = {
-    StartTime: search.Range?.[0]?.startOf('day').toISOString(),
-    EndTime: search.Range?.[1]?.endOf('day').toISOString(),
+    StartTime: search.Range?.[0] ? wallClock(search.Range[0].startOf('day')) : undefined,
+    EndTime: search.Range?.[1] ? wallClock(search.Range[1].endOf('day')) : undefined,
     Imei: search.Imei,
     Kind: search.Kind,
   };

@@ -13,6 +13,7 @@ import { userDataCell } from '../../i18n/texts';
 import { useCan } from '../../access/can';
 import { SaleDialog } from './SaleDialog';
 import { INVENTORY_KEY, useDictOptions } from './shared';
+import { wallClock } from '../../session/time';
 
 export default function InventorySalesPage() {
   const { t } = useTranslation();
@@ -70,7 +71,7 @@ export default function InventorySalesPage() {
         title={t('inventory:salesPage.edit')}
         schema={inventory.saleUpdateRequest}
         initial={editing ? { Id: editing.Id, Expiry: editing.ExpiresAt ? dayjs(editing.ExpiresAt) : undefined, Remark: editing.Remark } : {}}
-        transform={({ Expiry, ...v }) => ({ ...v, ExpiresAt: Expiry ? Expiry.endOf('day').toISOString() : undefined })}
+        transform={({ Expiry, ...v }) => ({ ...v, ExpiresAt: Expiry ? wallClock(Expiry.endOf('day')) : undefined })}
         rename={{ ExpiresAt: 'Expiry' }}
         submit={({ Id, ExpiresAt, Remark }) => call('/Inventory/SalesUpdate', { Id, ExpiresAt, Remark })}
         successMessage={t('inventory:saved')}

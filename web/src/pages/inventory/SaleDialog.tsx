@@ -9,6 +9,7 @@ import { call } from '../../api/client';
 import { FormDialog } from '../../patterns';
 import { AccountSelect } from '../devices/dialogs/AccountSelect';
 import { INVENTORY_KEY, splitList, useDictOptions } from './shared';
+import { wallClock } from '../../session/time';
 
 interface SaleForm {
   CustomerId?: number;
@@ -48,7 +49,7 @@ export function SaleDialog({
       transform={({ ImeisText, Expiry, ...v }) => ({
         ...v,
         Imeis: splitList(ImeisText),
-        ExpiresAt: Expiry ? Expiry.endOf('day').toISOString() : undefined,
+        ExpiresAt: Expiry ? wallClock(Expiry.endOf('day')) : undefined,
       })}
       rename={{ Imeis: 'ImeisText', ExpiresAt: 'Expiry' }}
       submit={({ CustomerId, ModelId, Quantity, StoreId, Imeis, ExpiresAt, Remark }) =>

@@ -4,7 +4,7 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import type { ColumnType } from 'antd/es/table';
-import { formatDateTime } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import type { RowAction, SearchSpec } from '../../patterns';
 
 export const CATALOGUE_KEY = ['model'] as const;
@@ -51,7 +51,7 @@ export function createdAtColumn<Row extends { CreatedAt: string }>(t: TFunction)
   return {
     key: 'CreatedAt',
     title: t('model:createdAt'),
-    render: (_, r) => formatDateTime(r.CreatedAt),
+    render: (_, r) => shownTime(r.CreatedAt),
     width: 170,
   };
 }

@@ -7,7 +7,8 @@ import { Alert, Button, Form, Modal, Select, Space, Statistic, Table, Tag, Typog
 import { AuditOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, HistoryOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { asset as schemas, formatDateTime } from '@wt/contract';
+import { asset as schemas } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog, ListPage, addAction, useAction, type ListQuery } from '../../patterns';
@@ -133,7 +134,7 @@ function StockTakeDialog({ open, onClose }: { open: boolean; onClose: () => void
         </Space>
         {take && (
           <>
-            <Typography.Text type="secondary">{t('assets:takenBy', { user: take.UserName, time: formatDateTime(take.Time) })}</Typography.Text>
+            <Typography.Text type="secondary">{t('assets:takenBy', { user: take.UserName, time: shownTime(take.Time) })}</Typography.Text>
             <StockTakeSummary take={take} />
             <StockTakeLines take={take} />
           </>
@@ -161,7 +162,7 @@ function HistoryDialog({ open, onClose }: { open: boolean; onClose: () => void }
           { key: 'export', label: t('assets:export'), icon: <DownloadOutlined />, run: () => exportTake(r.StockTakeId) },
         ]}
         columns={[
-          { key: 'Time', title: t('assets:field.time'), width: 170, render: (_, r) => formatDateTime(r.Time) },
+          { key: 'Time', title: t('assets:field.time'), width: 170, render: (_, r) => shownTime(r.Time) },
           { key: 'LocationName', title: t('messages:asset.column.location'), dataIndex: 'LocationName', onCell: userDataCell },
           { key: 'UserName', title: t('assets:field.takenBy'), dataIndex: 'UserName', onCell: userDataCell, width: 120 },
           { key: 'Expected', title: t('assets:expected'), dataIndex: 'Expected', width: 80 },
@@ -169,7 +170,7 @@ function HistoryDialog({ open, onClose }: { open: boolean; onClose: () => void }
           { key: 'Extra', title: t('messages:asset.result.3'), dataIndex: 'Extra', width: 80 },
         ]}
       />
-      <Modal open={!!shown} width={760} title={shown ? `${shown.LocationName} ${formatDateTime(shown.Time)}` : ''} onCancel={() => setShown(null)} footer={null}>
+      <Modal open={!!shown} width={760} title={shown ? `${shown.LocationName} ${shownTime(shown.Time)}` : ''} onCancel={() => setShown(null)} footer={null}>
         {shown && (
           <Space orientation="vertical" style={{ width: '100%' }}>
             <StockTakeSummary take={shown} />
@@ -240,7 +241,7 @@ export default function AssetInventoryPage() {
         { key: 'Location', title: t('assets:field.location'), width: 150, onCell: userDataCell, render: (_, r) => r.LocationName ?? '—' },
         { key: 'Floor', title: t('assets:field.floor'), width: 110, onCell: userDataCell, render: (_, r) => r.FloorName ?? '—' },
         { key: 'Expected', title: t('assets:field.expected'), width: 150, onCell: userDataCell, render: (_, r) => r.ExpectedLocationName ?? '—' },
-        { key: 'LastSeen', title: t('assets:field.lastSeen'), width: 170, render: (_, r) => (r.LastSeen ? formatDateTime(r.LastSeen) : '—') },
+        { key: 'LastSeen', title: t('assets:field.lastSeen'), width: 170, render: (_, r) => (r.LastSeen ? shownTime(r.LastSeen) : '—') },
         {
           key: 'State',
           title: t('assets:field.state'),

@@ -5,7 +5,8 @@ import { Button, Form, Input, InputNumber, Space, Tag, Tooltip, Typography } fro
 import { DeleteOutlined, EditOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, masterSlave as schemas } from '@wt/contract';
+import { masterSlave as schemas } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog, ListPage, addAction, type ListQuery } from '../../patterns';
@@ -141,7 +142,7 @@ export default function BindBeaconPage() {
           render: (_, r) => (
             <Space wrap size={4} data-testid={`bind-slaves-${r.Imei}`}>
               {r.Slaves.map((s) => (
-                <Tooltip key={s.Mac} title={s.LastHeard ? t('bind:lastHeard', { time: formatDateTime(s.LastHeard) }) : t('bind:neverHeard')}>
+                <Tooltip key={s.Mac} title={s.LastHeard ? t('bind:lastHeard', { time: shownTime(s.LastHeard) }) : t('bind:neverHeard')}>
                   <Tag color={s.Separated ? 'red' : s.LastHeard ? 'green' : 'default'} data-testid={`slave-${s.Mac}`}>
                     <span {...USER_DATA}>{s.Name || s.Mac}</span> · {t(s.Separated ? 'bind:separated' : s.LastHeard ? 'bind:near' : 'bind:waiting')}
                   </Tag>
@@ -158,7 +159,7 @@ export default function BindBeaconPage() {
           render: (_, r) => (r.Lat !== null && r.Lon !== null ? `${r.Lon.toFixed(5)}, ${r.Lat.toFixed(5)}${r.Accuracy !== null ? ` ±${Math.round(r.Accuracy)} m` : ''}` : '—'),
         },
         { key: 'Account', title: t('bind:field.account'), dataIndex: 'AccountName', width: 120, onCell: userDataCell },
-        { key: 'UpdatedAt', title: t('bind:field.updatedAt'), width: 170, render: (_, r) => formatDateTime(r.UpdatedAt) },
+        { key: 'UpdatedAt', title: t('bind:field.updatedAt'), width: 170, render: (_, r) => shownTime(r.UpdatedAt) },
       ]}
     >
       <BindingDialog open={editing !== null} binding={editing?.binding ?? null} onClose={() => setEditing(null)} />

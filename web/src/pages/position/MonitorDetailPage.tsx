@@ -4,7 +4,7 @@ import { Card, Col, Empty, Row, Select, Space, Statistic, Table, Tag, Typography
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import { call } from '../../api/client';
 import { PlanMarker } from '../../indoor/PlanView';
 import { USER_DATA, userDataCell, userDataOptions } from '../../i18n/texts';
@@ -101,7 +101,7 @@ export default function MonitorDetailPage() {
                   columns={[
                     { key: 'Name', title: t('locations:live.device'), onCell: userDataCell, render: (_, x) => x.Name || x.Imei },
                     { key: 'Imei', title: 'IMEI', dataIndex: 'Imei' },
-                    { key: 'Since', title: t('locations:live.since'), render: (_, x) => formatDateTime(x.Since) },
+                    { key: 'Since', title: t('locations:live.since'), render: (_, x) => shownTime(x.Since) },
                   ]}
                 />
               </Card>
@@ -114,7 +114,7 @@ export default function MonitorDetailPage() {
                   dataSource={d?.Events ?? []}
                   loading={detail.isLoading}
                   columns={[
-                    { key: 'Time', title: t('locations:live.time'), render: (_, x) => formatDateTime(x.Time) },
+                    { key: 'Time', title: t('locations:live.time'), render: (_, x) => shownTime(x.Time) },
                     { key: 'Name', title: t('locations:live.device'), onCell: userDataCell, render: (_, x) => x.Name || x.Imei },
                     { key: 'Kind', title: t('locations:live.event'), render: (_, x) => <Tag color={x.Inside ? 'blue' : 'orange'}>{t(x.Inside ? 'locations:live.entered' : 'locations:live.left')}</Tag> },
                   ]}

@@ -6,7 +6,8 @@ import { Form, Input, Radio, Space, Tag } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, PoweroffOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, location as schemas } from '@wt/contract';
+import { location as schemas } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog, ListPage, addAction, type ListQuery } from '../../patterns';
@@ -178,7 +179,7 @@ export default function PositionFenceListPage() {
         { key: 'Devices', title: t('locations:field.devices'), width: 120, render: (_, r) => (r.DeviceIds.length ? t('locations:deviceCount', { count: r.DeviceIds.length }) : t('locations:allDevices')) },
         { key: 'Inside', title: t('locations:field.inside'), dataIndex: 'Inside', width: 110 },
         { key: 'Status', title: t('locations:field.status'), width: 90, render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'default'}>{t(`locations:status.${r.Status}`)}</Tag> },
-        { key: 'UpdatedAt', title: t('locations:field.updatedAt'), width: 170, render: (_, r) => formatDateTime(r.UpdatedAt) },
+        { key: 'UpdatedAt', title: t('locations:field.updatedAt'), width: 170, render: (_, r) => shownTime(r.UpdatedAt) },
       ]}
     >
       <LocationDialog open={editing !== null} location={editing?.location ?? null} onClose={() => setEditing(null)} />

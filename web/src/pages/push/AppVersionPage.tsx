@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { Button, Form, Input, InputNumber, Radio, Space, Tag, Typography, Upload, type FormInstance } from 'antd';
 import { DeleteOutlined, EditOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, messaging } from '@wt/contract';
+import { messaging } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import type { z } from 'zod';
 import { ApiError, call } from '../../api/client';
 import { FormDialog, ListPage, addAction } from '../../patterns';
@@ -248,7 +249,7 @@ export default function AppVersionPage() {
             onCell: userDataCell,
             render: (_, r) => messaging.APP_LANGUAGES.map((l) => r.Content[l]).find(Boolean) ?? '',
           },
-          { key: 'UpdatedAt', title: t('appVersion:updatedAt'), width: 170, render: (_, r) => formatDateTime(r.UpdatedAt) },
+          { key: 'UpdatedAt', title: t('appVersion:updatedAt'), width: 170, render: (_, r) => shownTime(r.UpdatedAt) },
         ]}
       />
       <AppDialog editing={editing} onClose={() => setEditing(null)} />

@@ -7,7 +7,8 @@ import { useState } from 'react';
 import { Switch, Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, scene } from '@wt/contract';
+import { scene } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import { useCan } from '../../access/can';
 import { call } from '../../api/client';
 import { userDataCell } from '../../i18n/texts';
@@ -96,7 +97,7 @@ export default function SceneListPage() {
             />
           ),
         },
-        { key: 'CreatedAt', title: t('createdAt'), render: (_, s) => formatDateTime(s.CreatedAt), width: 170 },
+        { key: 'CreatedAt', title: t('createdAt'), render: (_, s) => shownTime(s.CreatedAt), width: 170 },
       ]}
     >
       <SceneDialog editing={editing} mayChooseOwner={mayEdit} onClose={() => setEditing(null)} />

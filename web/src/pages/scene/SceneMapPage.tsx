@@ -6,7 +6,7 @@ import { Button, Card, Col, Descriptions, Empty, List, Row, Space, Tag, Typograp
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@wt/contract';
+import { shownTime } from '../../session/time';
 import { PlanView } from '../../indoor/PlanView';
 import { SceneSelect } from './SceneSelect';
 import { USER_DATA } from '../../i18n/texts';
@@ -98,7 +98,7 @@ export default function SceneMapPage() {
                 {s.Enabled ? <Tag color="green">{t('list.enabled')}</Tag> : <Tag>{t('list.disabled')}</Tag>}
               </Descriptions.Item>
               <Descriptions.Item label={t('list.anchorCount')}>{s.Anchors.length}</Descriptions.Item>
-              <Descriptions.Item label={t('createdAt')}>{formatDateTime(s.CreatedAt)}</Descriptions.Item>
+              <Descriptions.Item label={t('createdAt')}>{shownTime(s.CreatedAt)}</Descriptions.Item>
             </Descriptions>
             <Typography.Title level={5} style={{ marginTop: 16 }}>
               {t('sceneMap.floors', { count: s.Floors.length })}

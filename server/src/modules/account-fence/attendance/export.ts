@@ -7,7 +7,7 @@
 // owner's time zone. Nothing to export answers accountFence.noAttendance (409).
 import type ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
-import { formatDateTime, translate, type Locale } from '@wt/contract';
+import { formatInZone, translate, type Locale } from '@wt/contract';
 import type { AuthedContext } from '../../../calls.js';
 import { badRequest, conflict } from '../../../lib/errors.js';
 import { EXPORT_MAX_ROWS, EXPORT_PAGE_ROWS, mapPages } from '../../../lib/export-sheet.js';
@@ -74,12 +74,13 @@ function shape(L: Locale, r: RawRow, view: 'total' | 'daily'): unknown[] {
   const head = [r.fence_name, r.imei, r.device_name, r.login_name];
   const figures = [Math.round(Number(r.inside_seconds) / 60), Number(r.entries), Number(r.exits), Number(r.late_minutes), Number(r.early_minutes)];
   if (view === 'total') return [...head, Number(r.days), ...figures, Number(r.late_days), Number(r.early_days), Number(r.absent_days)];
+  // The day is the fence owner's (attendance is counted in its zone), and so are its first and last times.
   const tz = Number(r.tz);
   const status = [r.absent_days ? 'absent' : '', r.late_days ? 'late' : '', r.early_days ? 'early' : '']
     .filter(Boolean)
     .map((k) => translate(L, `attendanceExport.${k}`))
     .join(', ');
-  return [...head, r.day ?? '', r.first_in ? formatDateTime(r.first_in, tz) : '', r.last_out ? formatDateTime(r.last_out, tz) : '', ...figures, status];
+  return [...head, r.day ?? '', r.first_in ? formatInZone(r.first_in, tz) : '', r.last_out ? formatInZone(r.last_out, tz) : '', ...figures, status];
 }
 
 export async function exportWorkbook(ctx: AuthedContext, body: AttendanceFilter) {

@@ -8,7 +8,8 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { accountFence as schemas, formatDateTime } from '@wt/contract';
+import { accountFence as schemas } from '@wt/contract';
+import { shownTime } from '../../../session/time';
 import { useCan } from '../../../access/can';
 import { call } from '../../../api/client';
 import { currentLocale } from '../../../i18n';
@@ -146,7 +147,7 @@ export function AccountFencesTab() {
         title: t('fields.created'),
         dataIndex: 'CreatedAt',
         width: 100,
-        render: (v: string) => formatDateTime(v),
+        render: (v: string) => shownTime(v),
       },
     ],
     [t],

@@ -6,7 +6,8 @@ import { Alert, App, Empty, Form, Modal, Select, Space, Table, Tag, Tooltip, Typ
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { formatDateTime, type CommandCode } from '@wt/contract';
+import { type CommandCode } from '@wt/contract';
+import { shownTime } from '../../../session/time';
 import { call } from '../../../api/client';
 import { errorText } from '../../../i18n/errors';
 import { commandName } from '../../../i18n/texts';
@@ -50,7 +51,7 @@ export function CommandHistory({ imei, pageSize = 5 }: { imei: string; pageSize?
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('commands:noHistory')} /> }}
       columns={[
         { key: 'code', title: t('commands:command'), render: (_, c) => commandName(t, c.Code, c.Name) },
-        { key: 'created', title: t('commands:sentAt'), render: (_, c) => formatDateTime(c.CreatedAt), width: 170 },
+        { key: 'created', title: t('commands:sentAt'), render: (_, c) => shownTime(c.CreatedAt), width: 170 },
         { key: 'status', title: t('commands:statusTitle'), render: (_, c) => <CommandStatusTag status={c.Status} error={c.Error} />, width: 100 },
         { key: 'reply', title: t('commands:reply'), render: (_, c) => <Typography.Text ellipsis={{ tooltip: c.Reply ?? '' }}>{c.Reply ?? ''}</Typography.Text> },
       ]}

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import CloseOutlined from '@ant-design/icons/es/icons/CloseOutlined';
-import { formatDateTime } from '@wt/contract';
+import { shownTime } from '../../../session/time';
 import { call } from '../../../api/client';
 import { CommandDialog } from './CommandDialog';
 import { RelativeTime } from './RelativeTime';
@@ -90,7 +90,7 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
             </Descriptions.Item>
             <Descriptions.Item label={t('card.lastSeen')} span={2}>
               <RelativeTime value={d.LastSeen} />
-              {d.LastSeen && <Typography.Text type="secondary"> ({formatDateTime(d.LastSeen)})</Typography.Text>}
+              {d.LastSeen && <Typography.Text type="secondary"> ({shownTime(d.LastSeen)})</Typography.Text>}
             </Descriptions.Item>
             <Descriptions.Item label={t('card.address')} span={2}>
               <span data-testid="device-address" {...(address.data?.Address && d.Lat != null ? USER_DATA : {})}>

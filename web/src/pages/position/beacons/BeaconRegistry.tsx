@@ -6,7 +6,8 @@ import { Input, InputNumber, Select, Space, Tag, Typography } from 'antd';
 import { DeleteOutlined, DisconnectOutlined, DownloadOutlined, EditOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { beacon as schemas, formatDateTime } from '@wt/contract';
+import { beacon as schemas } from '@wt/contract';
+import { shownTime } from '../../../session/time';
 import type { z } from 'zod';
 import { call } from '../../../api/client';
 import { ImportDialog, type ImportReport } from '../../../components/ImportDialog';
@@ -225,7 +226,7 @@ export function BeaconRegistry({ platformWide = false }: { platformWide?: boolea
           render: (_, r) => (r.FloorId !== null ? `${r.SceneName ?? ''} / ${r.FloorName ?? ''}` : t('beacons:placed.no')),
         },
         ...(platformWide ? [{ key: 'Account', title: t('beacons:field.account'), dataIndex: 'AccountName', onCell: userDataCell, width: 120 }] : []),
-        { key: 'CreatedAt', title: t('beacons:field.createdAt'), width: 170, render: (_: unknown, r: Beacon) => formatDateTime(r.CreatedAt) },
+        { key: 'CreatedAt', title: t('beacons:field.createdAt'), width: 170, render: (_: unknown, r: Beacon) => shownTime(r.CreatedAt) },
       ]}
     >
       <BeaconDialog model={editing?.model ?? null} beacon={editing?.beacon ?? null} onClose={() => setEditing(null)} />

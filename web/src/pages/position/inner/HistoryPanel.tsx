@@ -10,7 +10,8 @@ import CaretRightOutlined from '@ant-design/icons/es/icons/CaretRightOutlined';
 import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
 import ForwardOutlined from '@ant-design/icons/es/icons/ForwardOutlined';
 import BackwardOutlined from '@ant-design/icons/es/icons/BackwardOutlined';
-import { formatDateTime, scene, type CallResponse } from '@wt/contract';
+import { scene, type CallResponse } from '@wt/contract';
+import { shownTime } from '../../../session/time';
 import { ApiError, call } from '../../../api/client';
 import { userDataOptions, USER_DATA } from '../../../i18n/texts';
 import type { usePlayback } from '../../devices/history/usePlayback';
@@ -155,14 +156,14 @@ export function HistoryPanel(p: HistoryPanelProps) {
             max={Math.max(0, track.length - 1)}
             value={play.index}
             onChange={play.seek}
-            tooltip={{ formatter: (i) => formatDateTime(track[i ?? 0]?.Time) }}
+            tooltip={{ formatter: (i) => shownTime(track[i ?? 0]?.Time) }}
           />
           <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="play-point">
             {t('history.points', { n: track.length })}
             {current && (
               <>
                 {' · '}
-                {formatDateTime(current.Time)} · <span {...USER_DATA}>{p.floorName(current.FloorId) ?? current.FloorId}</span> ·{' '}
+                {shownTime(current.Time)} · <span {...USER_DATA}>{p.floorName(current.FloorId) ?? current.FloorId}</span> ·{' '}
                 {t('card.xy', { x: current.X.toFixed(1), y: current.Y.toFixed(1) })}
               </>
             )}

@@ -2,7 +2,7 @@
 // how its latest indoor position was computed, with a button opening its indoor history.
 import { Button, Card, Descriptions, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@wt/contract';
+import { shownTime } from '../../../session/time';
 import type { IndoorTag } from '../../../indoor/live/indoorStore';
 import { USER_DATA } from '../../../i18n/texts';
 
@@ -44,10 +44,10 @@ export function TagCard({ tag, floorName, onClose, onHistory }: { tag: IndoorTag
           <span data-testid="tag-card-position">{tag.indoor ? t('card.xy', { x: tag.x.toFixed(1), y: tag.y.toFixed(1) }) : none}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('card.fixTime')} span={2}>
-          {tag.fixTime === null ? none : formatDateTime(tag.fixTime)}
+          {tag.fixTime === null ? none : shownTime(tag.fixTime)}
         </Descriptions.Item>
         <Descriptions.Item label={t('card.lastSeen')} span={2}>
-          {tag.lastSeen === null ? none : formatDateTime(tag.lastSeen)}
+          {tag.lastSeen === null ? none : shownTime(tag.lastSeen)}
         </Descriptions.Item>
       </Descriptions>
       <Button type="primary" size="small" onClick={onHistory} data-testid="tag-history">

@@ -7,7 +7,8 @@ import { Alert, Drawer, Form, Input, InputNumber, Progress, Select, Space, Tag, 
 import { CloudOutlined, CloudServerOutlined, SendOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, messaging } from '@wt/contract';
+import { messaging } from '@wt/contract';
+import { shownTime } from '../../../session/time';
 import type { z } from 'zod';
 import { call } from '../../../api/client';
 import { FormDialog, ListPage, addAction, useAction } from '../../../patterns';
@@ -186,8 +187,8 @@ function DevicesDrawer({ send: s, onClose }: { send: Send | null; onClose: () =>
                 </Tag>
               ),
             },
-            { key: 'SentAt', title: t('messaging:devices.sentAt'), width: 170, render: (_, r) => (r.SentAt ? formatDateTime(r.SentAt) : '') },
-            { key: 'AnsweredAt', title: t('messaging:devices.answeredAt'), width: 170, render: (_, r) => (r.AnsweredAt ? formatDateTime(r.AnsweredAt) : '') },
+            { key: 'SentAt', title: t('messaging:devices.sentAt'), width: 170, render: (_, r) => (r.SentAt ? shownTime(r.SentAt) : '') },
+            { key: 'AnsweredAt', title: t('messaging:devices.answeredAt'), width: 170, render: (_, r) => (r.AnsweredAt ? shownTime(r.AnsweredAt) : '') },
             { key: 'Error', title: t('messaging:devices.error'), ellipsis: true, render: (_, r) => (r.Error ? t(`commands:failure.${r.Error}`, { defaultValue: r.Error }) : '') },
           ]}
         />
@@ -305,7 +306,7 @@ export function MessagesTab() {
               </Space>
             ),
           },
-          { key: 'CreatedAt', title: t('messaging:createdAt'), width: 170, render: (_, r) => formatDateTime(r.CreatedAt) },
+          { key: 'CreatedAt', title: t('messaging:createdAt'), width: 170, render: (_, r) => shownTime(r.CreatedAt) },
         ]}
       />
       <SendDialog

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Drawer, Input, InputNumber, Tag, Typography } from 'antd';
 import { HistoryOutlined, PoweroffOutlined, SyncOutlined, WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, messaging } from '@wt/contract';
+import { messaging } from '@wt/contract';
+import { shownTime } from '../../../session/time';
 import type { z } from 'zod';
 import { call } from '../../../api/client';
 import { FormDialog, ListPage } from '../../../patterns';
@@ -62,7 +63,7 @@ function ChangesDrawer({ account, onClose }: { account: SmsAccount | null; onClo
           rowKey="Id"
           fetch={(q) => call('/SMS/Changes', { ...q, UserId: account.UserId })}
           columns={[
-            { key: 'CreatedAt', title: t('messaging:sms.time'), width: 170, render: (_, r) => formatDateTime(r.CreatedAt) },
+            { key: 'CreatedAt', title: t('messaging:sms.time'), width: 170, render: (_, r) => shownTime(r.CreatedAt) },
             { key: 'LoginName', title: t('messaging:sms.account'), dataIndex: 'LoginName', width: 110, onCell: userDataCell },
             { key: 'Kind', title: t('messaging:sms.kind'), width: 100, render: (_, r) => t(`messaging:sms.kinds.${r.Kind}`) },
             { key: 'Amount', title: t('messaging:sms.amount'), width: 90, render: (_, r) => (r.Kind === 'status' ? t(`messaging:sms.statusValues.${r.Amount === 1 ? 1 : 2}`) : r.Amount > 0 ? `+${r.Amount}` : r.Amount) },
@@ -143,7 +144,7 @@ export function SmsAccountsTab() {
               </Typography.Text>
             ),
           },
-          { key: 'UpdatedAt', title: t('messaging:sms.updatedAt'), width: 170, render: (_, r) => (r.UpdatedAt ? formatDateTime(r.UpdatedAt) : '') },
+          { key: 'UpdatedAt', title: t('messaging:sms.updatedAt'), width: 170, render: (_, r) => (r.UpdatedAt ? shownTime(r.UpdatedAt) : '') },
         ]}
       />
       <RechargeDialog account={recharging} onClose={() => setRecharging(null)} />
@@ -169,7 +170,7 @@ export function SmsRecordsTab() {
       ]}
       fetch={(q) => call('/SMS/Records', q)}
       columns={[
-        { key: 'CreatedAt', title: t('messaging:sms.time'), width: 170, render: (_, r) => formatDateTime(r.CreatedAt) },
+        { key: 'CreatedAt', title: t('messaging:sms.time'), width: 170, render: (_, r) => shownTime(r.CreatedAt) },
         { key: 'Channel', title: t('messaging:records.channel'), width: 90, render: (_, r) => t(`messaging:records.channels.${r.Channel}`) },
         { key: 'Recipient', title: t('messaging:records.recipient'), dataIndex: 'Recipient', width: 170, onCell: userDataCell },
         { key: 'LoginName', title: t('messaging:sms.account'), dataIndex: 'LoginName', width: 110, onCell: userDataCell },
