@@ -18,6 +18,8 @@ export interface AuthUser {
   mustChangePassword: boolean;
   /** The actions of its permission set (contract permissions.ts), or every action. */
   actions: 'all' | ReadonlySet<string>;
+  /** Its permitted routes as UserInfo gives them (contract effectiveRoutes); empty or absent: by role. */
+  routes?: string;
 }
 
 export interface CallContext {

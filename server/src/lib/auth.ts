@@ -5,7 +5,7 @@
 // type, forced password change, parent) are announced on the bus, in this process and, with Redis,
 // in every other one, and leave the cache at once: the next request reads the account afresh.
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { grantsOf } from '@wt/contract';
+import { effectiveRoutes, grantsOf } from '@wt/contract';
 import type { AuthUser } from '../calls.js';
 import { accounts, permissionSets, sessions } from '../db/schema/index.js';
 import type { AppDeps } from '../deps.js';
@@ -59,6 +59,7 @@ export class Authenticator {
         setKey: permissionSets.key,
         setBuiltIn: permissionSets.builtIn,
         setActions: permissionSets.actions,
+        setRoutes: permissionSets.routes,
       })
       .from(sessions)
       .innerJoin(accounts, eq(accounts.id, sessions.accountId))
@@ -74,10 +75,10 @@ export class Authenticator {
       )
       .limit(1);
     if (!row) throw tokenInvalid();
-    const { setId, setKey, setBuiltIn, setActions, ...rest } = row;
+    const { setId, setKey, setBuiltIn, setActions, setRoutes, ...rest } = row;
     // A set id whose row is gone (deleted under a race) grants nothing rather than everything.
     const set = setId === null ? null : { key: setKey ?? '', builtIn: setBuiltIn ?? false, actions: setActions ?? '' };
-    const user: AuthUser = { ...rest, actions: grantsOf(row.userType, set) };
+    const user: AuthUser = { ...rest, actions: grantsOf(row.userType, set), routes: setId === null ? '' : effectiveRoutes(row.userType, setRoutes) };
     // A session that ended or an account that changed while this lookup ran may have been read stale: not kept.
     if (endings !== this.endings) return user;
     if (this.cache.size > 10_000) this.cache.clear();

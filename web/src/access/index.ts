@@ -3,6 +3,8 @@
 import {
   PROTECTED_ROUTES,
   joinPath,
+  openPages,
+  pageAllowsCall,
   parseRoutes,
   roleLabelOf,
   type RoleLabel,
@@ -116,7 +118,30 @@ export function permittedRoutes(user: AccessSubject, table: RouteDef[] = PROTECT
   const resolved = resolveRoutes(table);
   const list = parseRoutes(user.routes);
   const kept = list.length > 0 ? filterByRouteList(resolved, list) : filterByRoles(resolved, rolesOf(user));
-  return [...(user.PlatformAdmin ? kept : withoutPlatformPages(kept)), CATCH_ALL];
+  const shown = user.PlatformAdmin ? kept : withoutPlatformPages(kept);
+  // Only the pages the server opens to this user too (contract pages.ts): the two never disagree.
+  return table === PROTECTED_ROUTES ? [...onlyPages(shown, openPages(pageSubject(user))), CATCH_ALL] : [...shown, CATCH_ALL];
+}
+
+function pageSubject(user: AccessSubject) {
+  return { userType: user.UserType, routes: user.routes, platformAdmin: !!user.PlatformAdmin };
+}
+
+/** Keeps the pages in `open` (and the groups still holding one, or listed with none). */
+function onlyPages(routes: ResolvedRoute[], open: Set<string>): ResolvedRoute[] {
+  const out: ResolvedRoute[] = [];
+  for (const r of routes) {
+    if (r.children && r.children.length > 0) {
+      const children = onlyPages(r.children, open);
+      if (children.length > 0 || (r.view && open.has(r.fullPath))) out.push({ ...r, children });
+    } else if (!r.view || open.has(r.fullPath)) out.push(r);
+  }
+  return out;
+}
+
+/** May the user make this call, as far as the pages it belongs to go (the server's rule)? */
+export function mayCall(user: AccessSubject, path: string): boolean {
+  return pageAllowsCall(pageSubject(user), path);
 }
 
 /** Full paths of the routes that have a page (the leaves that can be opened). */
