@@ -14,7 +14,7 @@ import {
   type AccountsChangedEvent,
   type SessionsEndedEvent,
 } from '../realtime/topics.js';
-import { tokenInvalid } from './errors.js';
+import { idleRelogin, tokenInvalid } from './errors.js';
 import { verifyAccessToken } from './tokens.js';
 
 const CACHE_MS = 5000;
@@ -42,7 +42,8 @@ export class Authenticator {
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : header?.trim();
     if (!token) throw tokenInvalid();
     const claims = verifyAccessToken(this.deps.authSecret, token);
-    if (!claims) throw tokenInvalid();
+    // A token of ours that only ran out: the console stopped renewing it (long idle, asleep).
+    if (!claims) throw verifyAccessToken(this.deps.authSecret, token, 0) ? idleRelogin() : tokenInvalid();
     const cached = this.cache.get(claims.sid);
     if (cached && cached.until > Date.now() && cached.user.id === claims.sub) return cached.user;
     const endings = this.endings;
@@ -74,7 +75,16 @@ export class Authenticator {
         ),
       )
       .limit(1);
-    if (!row) throw tokenInvalid();
+    if (!row) {
+      // The session itself ran out (not revoked, not disabled): idle past the refresh token's life.
+      const [ran] = await this.deps.database.db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+        .where(and(eq(sessions.id, claims.sid), eq(sessions.accountId, claims.sub), isNull(sessions.revokedAt), eq(accounts.disabled, false)))
+        .limit(1);
+      throw ran ? idleRelogin() : tokenInvalid();
+    }
     const { setId, setKey, setBuiltIn, setActions, setRoutes, ...rest } = row;
     // A set id whose row is gone (deleted under a race) grants nothing rather than everything.
     const set = setId === null ? null : { key: setKey ?? '', builtIn: setBuiltIn ?? false, actions: setActions ?? '' };
