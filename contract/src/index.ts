@@ -17,6 +17,7 @@ export * from './schemas/alarm.js';
 export * from './schemas/health.js';
 export * from './schemas/push.js';
 export * from './permissions.js';
+export * from './pages.js';
 export * from './schemas/oplog.js';
 export * from './schemas/platform.js';
 export * from './schemas/retention.js';

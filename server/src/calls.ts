@@ -20,6 +20,8 @@ export interface AuthUser {
   actions: 'all' | ReadonlySet<string>;
   /** The account's zone, minutes east of UTC: every time it is shown or sends without a zone is in it. */
   timeZoneOffset: number;
+  /** Its permitted routes as UserInfo gives them (contract effectiveRoutes); empty or absent: by role. */
+  routes?: string;
 }
 
 export interface CallContext {

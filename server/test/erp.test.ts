@@ -127,6 +127,21 @@ describe.each(databases())('ERP on %s', (kind) => {
     expect((await call('SaleList', { Discarded: 1 })).body.Items.map((x: { SalesNo: string }) => x.SalesNo)).toEqual(['SO-1']);
   });
 
+  it('refuses a sales record of a product without stock when it is saved (SPEC §5), and saves it once stock is in', async () => {
+    const prod = (await call('ProductSave', { ModelName: 'NS1', Colour: 2 })).body.Id;
+    const sale = { CustomerCompany: 'Nobody Ltd', ProductId: prod, Quantity: 1, UnitPrice: '10', Receivable: '10', Actual: '0', PayMethod: 1, PayType: 1, SoldAt: '2025-11-06T10:00:00Z', SalesNo: 'SO-NS1' };
+    const refused = await p.call('/Erp/SaleSave', sale, admin, { 'accept-language': 'en' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.Fields).toEqual([expect.objectContaining({ Field: 'ProductId', Message: 'erp.productNoStock', Text: 'The product model has no stock and cannot be sold' })]);
+    expect((await call('SaleList', { Keyword: 'SO-NS1' })).body.Total).toBe(0);
+    // Stock in, then out again to 0: still none to sell.
+    await call('StockRecordInsert', { Kind: 2, ItemId: prod, Direction: 1, Quantity: 1, RecordDate: '2026-11-01' });
+    await call('StockRecordInsert', { Kind: 2, ItemId: prod, Direction: 2, Quantity: 1, RecordDate: '2026-11-02' });
+    expect((await call('SaleSave', sale)).body.Fields[0]).toMatchObject({ Field: 'ProductId', Message: 'erp.productNoStock' });
+    await call('StockRecordInsert', { Kind: 2, ItemId: prod, Direction: 1, Quantity: 2, RecordDate: '2026-11-03' });
+    expect((await call('SaleSave', sale)).body.State).toBe(200);
+  });
+
   it('reports stock per model, version and store, purchasing and sales per month, receivables; as spreadsheets too', async () => {
     const stock = (await p.call('/Erp/Report', { Report: 'stock' }, admin)).body.Stock;
     // The demo stock: Y6 in Shenzhen and K9 in Shanghai, version V2.1.0.

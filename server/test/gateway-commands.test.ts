@@ -183,26 +183,39 @@ describe.each(databases())('device commands on %s', (kind) => {
     expect(clinicAll.Total).toBeGreaterThan(0);
   });
 
-  it('sends the batch upload interval only with the platform switch, and only to own devices', async () => {
+  it('sends the batch upload interval only with the platform switch, to the devices a single command may reach', async () => {
     const refused = await p.call('/Command/batchSendFrequencyByUser', { Interval: 10 }, clinic);
     expect(refused.status).toBe(403);
     expect(refused.body.Message).toBe('command.batchDisabled');
 
-    // admin has the switch on; 045-048 are its own watches, 001 belongs to the clinic below it.
-    const r = await p.call('/Command/batchSendFrequencyByUser', { Imeis: ['865000000000045', '865000000000046', '865000000000001'], Interval: 10 }, admin);
+    // admin has the switch on; 045-046 are its own watches, 001 belongs to the clinic below it (its
+    // subtree, as for SendCommand); an IMEI nobody has is unknown, as SendCommand answers it.
+    const r = await p.call('/Command/batchSendFrequencyByUser', { Imeis: ['865000000000045', '865000000000046', '865000000000001', '865999999999999'], Interval: 10 }, admin);
     expect(r.status).toBe(200);
-    expect(r.body.Succeeded).toBe(2);
-    expect(r.body.Failed).toEqual([{ Imei: '865000000000001', Message: 'command.notOwnDevice' }]);
-    expect(r.body.Items.map((i: { Imei: string }) => i.Imei)).toEqual(['865000000000045', '865000000000046']);
-    expect((await history(admin, '865000000000001')).Items.filter((c: { Code: string }) => c.Code === 'UPLOAD')).toHaveLength(0);
+    expect(r.body.Succeeded).toBe(3);
+    expect(r.body.Failed).toEqual([{ Imei: '865999999999999', Message: 'device.notFound' }]);
+    expect(r.body.Items.map((i: { Imei: string }) => i.Imei)).toEqual(['865000000000001', '865000000000045', '865000000000046']);
     expect((await history(admin, '865000000000045')).Items[0]).toMatchObject({ Code: 'UPLOAD', Params: { interval: 10 } });
+
+    // A branch account with the switch: its own subtree only, in the batch as in a single command.
+    const [other] = await p.deps.database.query<{ imei: string }>(
+      `SELECT d.imei FROM devices d JOIN accounts a ON a.id = d.account_id WHERE a.login_name = 'operator01' AND d.protocol IN ('watch', 'gt06') ORDER BY d.imei LIMIT 1`,
+    );
+    await p.deps.database.query(`UPDATE accounts SET switch_function_send_cmd = 1 WHERE login_name = 'clinic01'`);
+    const branch = await p.call('/Command/batchSendFrequencyByUser', { Imeis: ['865000000000001', other!.imei], Interval: 10 }, clinic);
+    expect(branch.body.Succeeded).toBe(1);
+    expect(branch.body.Failed).toEqual([{ Imei: other!.imei, Message: 'device.notFound' }]);
+    const single = await p.call('/Command/SendCommand', { Imei: other!.imei, Code: 'FIND' }, clinic);
+    expect([single.status, single.body.Message]).toEqual([404, 'device.notFound']);
+    await p.deps.database.query(`UPDATE accounts SET switch_function_send_cmd = 2 WHERE login_name = 'clinic01'`);
 
     const tooShort = await p.call('/Command/batchSendFrequencyByUser', { Interval: 1 }, admin);
     expect(tooShort.status).toBe(400);
 
-    // Without a list: every device of the account itself (6: four watches and two trackers).
+    // Without a list: every device of the subtree that takes commands.
+    const [n] = await p.deps.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM devices WHERE protocol IN ('watch', 'gt06')`);
     const all = await p.call('/Command/batchSendFrequencyByUser', { Interval: 30 }, admin);
-    expect(all.body.Succeeded).toBe(6);
+    expect(all.body.Succeeded).toBe(Number(n!.n));
   });
 
   it('pages the history', async () => {

@@ -17,6 +17,8 @@ describe.each(databases())('health data on %s', (kind) => {
   beforeAll(async () => {
     p = await startTestPlatform(kind);
     agent = (await p.login('agent01')).token;
+    // The sibling branch reads health pages (an editor) but none of the clinic's devices.
+    await p.deps.database.query(`UPDATE accounts SET user_type = 1 WHERE login_name = 'operator01'`);
     operator = (await p.login('operator01')).token;
     watch = await addDevice(p, 'clinic01', '865000000009301', 'Mr Wang');
     const q = p.deps.database.query.bind(p.deps.database);

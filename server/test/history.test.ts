@@ -131,4 +131,14 @@ describe.each(databases())('history calls (%s)', (kind) => {
     expect(next.body.State).toBe(200);
     expect(next.body.FileName).toBe(`track_${dev.imei}_2026-03-02_2026-03-02.xlsx`);
   });
+
+  it('holds the limit under concurrent requests: of 10 at once, exactly 3 are accepted; a failed export gives its slot back', async () => {
+    const sel = { Start: T0, End: T0 + 1800_000 };
+    // An export that fails (no device) uses none of the three.
+    expect((await p.call('/device/BatchExportHistoryDataByUserId', { Imeis: [foreign.imei], ...sel }, token)).status).toBe(404);
+    const all = await Promise.all(Array.from({ length: 10 }, () => p.call('/device/BatchExportHistoryDataByUserId', { Imeis: [dev.imei], ...sel }, token)));
+    const statuses = all.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
+    expect(all.filter((r) => r.status === 200).map((r) => r.body.Remaining).sort()).toEqual([0, 1, 2]);
+  });
 });

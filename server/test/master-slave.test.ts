@@ -10,6 +10,7 @@ import { separationWatches } from '../src/modules/master-slave/watch.js';
 import { rows } from '../src/lib/sql.js';
 import { addDevice, engineOf, type TestDevice } from './alarm-fixtures.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
+import { positionTenants } from './position-fixtures.js';
 
 type Fields = { Fields?: { Field: string; Message: string }[] };
 
@@ -22,10 +23,27 @@ describe.each(databases())('master-slave binding on %s', (kind) => {
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
-    agent = (await p.login('agent01')).token;
-    operator = (await p.login('operator01')).token;
+    // The binding page and its calls are the administrators' (SPEC §6): agent01 and operator01 administer their branches.
+    ({ agent, operator } = await positionTenants(p));
   });
   afterAll(() => p?.stop());
+
+  it('refuses every binding call to an account that is not an administrator, as its page is', async () => {
+    const editor = (await p.login('clinic01')).token;
+    const m = await device();
+    for (const [path, body] of [
+      ['/Bluetooth/addBTMasterSlaveInfo', { Imei: m.imei, Slaves: [{ Mac: 'AC:23:3F:D0:0F:01' }], TimeoutSeconds: 120 }],
+      ['/Bluetooth/updateMasterSlaveInfo', { BindingId: 1, Imei: m.imei, Slaves: [{ Mac: 'AC:23:3F:D0:0F:01' }], TimeoutSeconds: 120 }],
+      ['/Bluetooth/updateMasterSlaveDel', { BindingIds: [1] }],
+      ['/Bluetooth/allMasterSlaveList', {}],
+      ['/Bluetooth/searchMasterSlaveListById', { Imei: m.imei }],
+      ['/Bluetooth/bindDeviceListByUserId', {}],
+    ] as const) {
+      const r = await p.call(path, body, editor);
+      expect([path, r.status, r.body.Message]).toEqual([path, 403, 'common.forbidden']);
+    }
+    expect((await p.call('/Bluetooth/allMasterSlaveList', {}, agent)).status).toBe(200);
+  });
 
   const device = () => addDevice(p, 'clinic01', `86520000000${1000 + ++n}`, `妈妈${n}`);
   const settle = async () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ROLE_LABELS, visibleRoutePaths, type RoleLabel } from '@wt/contract';
+import { PAGE_CALLS, ROLE_LABELS, openPages, visibleRoutePaths, type RoleLabel } from '@wt/contract';
 import {
   buildMenu,
   filterByRoles,
   filterByRouteList,
   isPathPermitted,
+  mayCall,
   menuPaths,
   pagePaths,
   permittedRoutes,
@@ -200,5 +201,32 @@ describe('display switches', () => {
     expect(off.filter((p) => p === '/dashboard' || p.startsWith('/position') || p.startsWith('/health'))).toEqual([]);
     expect(on.filter((p) => !off.includes(p)).every((p) => p === '/dashboard' || p.startsWith('/position') || p.startsWith('/health'))).toBe(true);
     expect(paths({ UserType: 3, routes: '', PlatformAdmin: true, IsHealthData: 2 })).toContain('/dashboard');
+  });
+});
+
+describe('the server closes the same pages as the console (contract pages.ts)', () => {
+  const consolePages = (routes: ReturnType<typeof resolveRoutes>) => new Set(pagePaths(routes));
+
+  it('opens, for every role and for route lists, exactly the pages the console filters to', () => {
+    for (const label of ROLE_LABELS) {
+      const byRole = consolePages(filterByRoles(resolveRoutes(), [label]));
+      const server = openPages({ userType: TYPE_OF[label], routes: '', platformAdmin: true });
+      expect([...server].sort(), label).toEqual([...byRole].sort());
+    }
+    const list = '/,/dashboard,/health/data,/health/detail,/devices/list';
+    expect([...openPages({ userType: 1, routes: list, platformAdmin: false })].sort()).toEqual([...consolePages(filterByRouteList(resolveRoutes(), list))].sort());
+  });
+
+  it('lets a user make the reads of a limited page only when the console shows that page', () => {
+    for (const label of ROLE_LABELS) {
+      const user = { UserType: TYPE_OF[label], routes: '', PlatformAdmin: label === 'admin' };
+      const shown = pagesOf(label);
+      for (const call of new Set(Object.values(PAGE_CALLS).flat())) {
+        const pages = Object.keys(PAGE_CALLS).filter((p) => PAGE_CALLS[p]!.includes(call));
+        expect(mayCall(user, call), `${label} ${call}`).toBe(pages.some((p) => shown.has(p)));
+      }
+    }
+    const healthData = { UserType: 7, routes: '', PlatformAdmin: false };
+    expect([mayCall(healthData, '/Device/allHealthDataPage'), mayCall(healthData, '/Asset/List'), mayCall(healthData, '/Device/devicesByUserId')]).toEqual([false, true, true]);
   });
 });

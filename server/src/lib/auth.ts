@@ -5,7 +5,7 @@
 // type, forced password change, parent) are announced on the bus, in this process and, with Redis,
 // in every other one, and leave the cache at once: the next request reads the account afresh.
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { grantsOf } from '@wt/contract';
+import { effectiveRoutes, grantsOf } from '@wt/contract';
 import type { AuthUser } from '../calls.js';
 import { accounts, permissionSets, sessions } from '../db/schema/index.js';
 import type { AppDeps } from '../deps.js';
@@ -14,7 +14,7 @@ import {
   type AccountsChangedEvent,
   type SessionsEndedEvent,
 } from '../realtime/topics.js';
-import { tokenInvalid } from './errors.js';
+import { idleRelogin, tokenInvalid } from './errors.js';
 import { verifyAccessToken } from './tokens.js';
 
 const CACHE_MS = 5000;
@@ -42,7 +42,8 @@ export class Authenticator {
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : header?.trim();
     if (!token) throw tokenInvalid();
     const claims = verifyAccessToken(this.deps.authSecret, token);
-    if (!claims) throw tokenInvalid();
+    // A token of ours that only ran out: the console stopped renewing it (long idle, asleep).
+    if (!claims) throw verifyAccessToken(this.deps.authSecret, token, 0) ? idleRelogin() : tokenInvalid();
     const cached = this.cache.get(claims.sid);
     if (cached && cached.until > Date.now() && cached.user.id === claims.sub) return cached.user;
     const endings = this.endings;
@@ -60,6 +61,7 @@ export class Authenticator {
         setKey: permissionSets.key,
         setBuiltIn: permissionSets.builtIn,
         setActions: permissionSets.actions,
+        setRoutes: permissionSets.routes,
       })
       .from(sessions)
       .innerJoin(accounts, eq(accounts.id, sessions.accountId))
@@ -74,11 +76,20 @@ export class Authenticator {
         ),
       )
       .limit(1);
-    if (!row) throw tokenInvalid();
-    const { setId, setKey, setBuiltIn, setActions, ...rest } = row;
+    if (!row) {
+      // The session itself ran out (not revoked, not disabled): idle past the refresh token's life.
+      const [ran] = await this.deps.database.db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+        .where(and(eq(sessions.id, claims.sid), eq(sessions.accountId, claims.sub), isNull(sessions.revokedAt), eq(accounts.disabled, false)))
+        .limit(1);
+      throw ran ? idleRelogin() : tokenInvalid();
+    }
+    const { setId, setKey, setBuiltIn, setActions, setRoutes, ...rest } = row;
     // A set id whose row is gone (deleted under a race) grants nothing rather than everything.
     const set = setId === null ? null : { key: setKey ?? '', builtIn: setBuiltIn ?? false, actions: setActions ?? '' };
-    const user: AuthUser = { ...rest, actions: grantsOf(row.userType, set) };
+    const user: AuthUser = { ...rest, actions: grantsOf(row.userType, set), routes: setId === null ? '' : effectiveRoutes(row.userType, setRoutes) };
     // A session that ended or an account that changed while this lookup ran may have been read stale: not kept.
     if (endings !== this.endings) return user;
     if (this.cache.size > 10_000) this.cache.clear();

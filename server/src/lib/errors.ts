@@ -21,3 +21,5 @@ export const forbidden = (key = 'common.forbidden') => new AppError(State.FORBID
 export const notFound = (key = 'common.notFound') => new AppError(State.NOT_FOUND, key);
 export const conflict = (key: string, params?: Record<string, unknown>) => new AppError(State.CONFLICT, key, params);
 export const tokenInvalid = () => new AppError(State.TOKEN_INVALID, 'common.tokenInvalid');
+/** A genuine token or session that ran out because nothing renewed it for long (SPEC §8: log in again after long idleness). */
+export const idleRelogin = () => new AppError(State.TOKEN_INVALID, 'common.idleRelogin');

@@ -17,6 +17,8 @@ import {
   grants,
   isAction,
   isPlatformAdministrator,
+  pageAllowsCall,
+  effectiveUserType,
   resolveLocale,
   translate,
   actionTitleKey,
@@ -98,6 +100,9 @@ function admit(entry: CallEntry, user: AuthUser, request: FastifyRequest): void 
   if (need && isAction(need)) requireAction(user, need, requestLocale(request));
   if (entry.permission === 'branchAdmin' && user.userType !== ADMIN_USER_TYPE) throw forbidden();
   if (entry.permission === 'admin' && !isPlatformAdministrator(user)) throw forbidden();
+  // The reads of pages the caller's type or route list does not open (SPEC §6), as the console hides them.
+  const routes = user.routes ?? '';
+  if (!pageAllowsCall({ userType: effectiveUserType(user.userType, routes), routes, platformAdmin: isPlatformAdministrator(user) }, entry.path)) throw forbidden();
 }
 
 export function requestLocale(request: FastifyRequest) {

@@ -4,6 +4,8 @@ import {
   DISPLAY_SWITCH_SCOPE,
   PROTECTED_ROUTES,
   joinPath,
+  openPages,
+  pageAllowsCall,
   parseRoutes,
   roleLabelOf,
   type RoleLabel,
@@ -146,7 +148,30 @@ export function permittedRoutes(user: AccessSubject, table: RouteDef[] = PROTECT
   const list = parseRoutes(user.routes);
   const kept = list.length > 0 ? filterByRouteList(resolved, list) : filterByRoles(resolved, rolesOf(user));
   const shared = user.PlatformAdmin ? kept : withoutPlatformPages(kept);
-  return [...withoutPages(shared, switchedOffPages(user)), CATCH_ALL];
+  const shown = withoutPages(shared, switchedOffPages(user));
+  // Only the pages the server opens to this user too (contract pages.ts): the two never disagree.
+  return table === PROTECTED_ROUTES ? [...onlyPages(shown, openPages(pageSubject(user))), CATCH_ALL] : [...shown, CATCH_ALL];
+}
+
+function pageSubject(user: AccessSubject) {
+  return { userType: user.UserType, routes: user.routes, platformAdmin: !!user.PlatformAdmin };
+}
+
+/** Keeps the pages in `open` (and the groups still holding one, or listed with none). */
+function onlyPages(routes: ResolvedRoute[], open: Set<string>): ResolvedRoute[] {
+  const out: ResolvedRoute[] = [];
+  for (const r of routes) {
+    if (r.children && r.children.length > 0) {
+      const children = onlyPages(r.children, open);
+      if (children.length > 0 || (r.view && open.has(r.fullPath))) out.push({ ...r, children });
+    } else if (!r.view || open.has(r.fullPath)) out.push(r);
+  }
+  return out;
+}
+
+/** May the user make this call, as far as the pages it belongs to go (the server's rule)? */
+export function mayCall(user: AccessSubject, path: string): boolean {
+  return pageAllowsCall(pageSubject(user), path);
 }
 
 /** Full paths of the routes that have a page (the leaves that can be opened). */

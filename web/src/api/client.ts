@@ -42,8 +42,8 @@ export interface CallOptions {
 
 export interface ClientHooks {
   getToken: () => string | null;
-  /** Called once per State 1100 answer (unless the caller keeps the session). */
-  onTokenInvalid: () => void;
+  /** Called once per State 1100 answer (unless the caller keeps the session), with the answer. */
+  onTokenInvalid: (err: ApiError) => void;
   /** The console's language, sent as X-Language: what the server renders (alarm contents, names) is in it. */
   getLanguage?: () => string;
 }
@@ -100,6 +100,6 @@ export async function call<P extends CallPath>(path: P, body: CallRequest<P>, op
     data.Fields as FieldError[] | undefined,
     typeof data.Text === 'string' ? data.Text : undefined,
   );
-  if (err.tokenInvalid && !options.keepSessionOnTokenError) hooks.onTokenInvalid();
+  if (err.tokenInvalid && !options.keepSessionOnTokenError) hooks.onTokenInvalid(err);
   throw err;
 }

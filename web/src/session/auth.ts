@@ -13,7 +13,7 @@ export const USER_INFO_KEY = 'userInfo';
 
 configureClient({
   getToken: () => useSession.getState().token,
-  onTokenInvalid: () => expireSession(),
+  onTokenInvalid: (err) => expireSession(err.messageKey),
   getLanguage: currentLocale,
 });
 
@@ -25,12 +25,18 @@ export function clearSession(): void {
   sessionStore.clear();
 }
 
-/** An expired or rejected token: back to login, coming back here afterwards. */
-export function expireSession(): void {
+/** The server's word for a session that ran out after long idleness (SPEC §8). */
+export const IDLE_RELOGIN = 'common.idleRelogin';
+
+/**
+ * An expired or rejected token: back to login, coming back here afterwards. After long idleness
+ * the notice says so (`common.idleRelogin`); any other refusal is the expired-token one.
+ */
+export function expireSession(messageKey?: string): void {
   if (!useSession.getState().token) return;
   const here = window.location.pathname + window.location.search;
   clearSession();
-  useNotice.getState().show('messages:common.tokenInvalid');
+  useNotice.getState().show(messageKey === IDLE_RELOGIN ? `messages:${IDLE_RELOGIN}` : 'messages:common.tokenInvalid');
   navigateTo(loginPathFor(here), { replace: true });
 }
 

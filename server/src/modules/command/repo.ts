@@ -14,9 +14,12 @@ export async function deviceInScope(db: Db, user: AuthUser, imei: string): Promi
   return row;
 }
 
-/** Devices of exactly this account (not its sub-accounts), optionally restricted to IMEIs. */
-export async function devicesOfAccount(db: Db, accountId: number, imeis?: string[]): Promise<DeviceRow[]> {
-  const conds: SQL[] = [eq(devices.accountId, accountId)];
+/**
+ * The devices a caller may command (SPEC §6, docs/decisions.md): those of its account and its
+ * sub-accounts, the same rule as a single command; optionally restricted to IMEIs.
+ */
+export async function devicesInScope(db: Db, user: AuthUser, imeis?: string[]): Promise<DeviceRow[]> {
+  const conds: SQL[] = [ownedBySubtree(devices.accountId, user)];
   if (imeis) conds.push(inArray(devices.imei, imeis.length ? imeis : ['']));
   return db.select().from(devices).where(and(...conds)).orderBy(devices.imei);
 }

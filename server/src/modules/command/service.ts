@@ -83,11 +83,12 @@ export async function batchSendFrequency(ctx: AuthedContext, body: { Imeis?: str
   // SPEC §6: batch commands need the platform's feature switch.
   if (account.switchFunctionSendCmd !== 1) throw forbidden('command.batchDisabled');
   const wanted = body.Imeis?.length ? [...new Set(body.Imeis)] : undefined;
-  const own = await repo.devicesOfAccount(db, user.id, wanted);
+  // The devices a single command may go to (the caller's subtree): an IMEI outside it is unknown.
+  const own = await repo.devicesInScope(db, user, wanted);
   const failed: { Imei: string; Message: string; Params?: Record<string, unknown> }[] = [];
   if (wanted) {
     const found = new Set(own.map((d) => d.imei));
-    for (const imei of wanted) if (!found.has(imei)) failed.push({ Imei: imei, Message: 'command.notOwnDevice' });
+    for (const imei of wanted) if (!found.has(imei)) failed.push({ Imei: imei, Message: 'device.notFound' });
   }
   const ready: { device: repo.DeviceRow; keyword: string; params: Record<string, unknown> }[] = [];
   for (const device of own) {

@@ -37,6 +37,7 @@ import { OWNED_TABLES, TREE_LOCK } from '../account/repo.js';
 import { invalidateAccounts } from '../account/access.js';
 import { removeDeviceFenceData } from '../account-fence/cleanup.js';
 import { deletionBlocks } from './blockers.js';
+import { BINDINGS_CHANGED_TOPIC } from '../master-slave/service.js';
 import { deviceRowsWhere, devicesByIds, devicesByImeis, existingImeis, listDevices, toItem, type ScopedDevice } from './repo.js';
 
 type Req<K extends keyof typeof deviceSchemas> = (typeof deviceSchemas)[K] extends z.ZodType ? z.output<(typeof deviceSchemas)[K]> : never;
@@ -228,28 +229,42 @@ export async function unbindMany(ctx: AuthedContext, b: Req<'batchUnbindRequest'
   return unbindDevices(ctx, unique(b.Imeis).map((imei) => ({ imei, d: found.get(imei) })), b.UserId);
 }
 
-/** Deletes devices with everything recorded about them (alarms included), unless something still depends on them. */
+/**
+ * Deletes devices with everything recorded about them (alarms included), unless something still
+ * depends on them. The checks and the deletion run in one transaction with the devices locked, so
+ * nothing placed on a device between the check and the deletion is left pointing at nothing.
+ */
 async function deleteDevices(ctx: AuthedContext, wanted: { imei: string; d: ScopedDevice | undefined }[]) {
   const { db } = ctx.deps.database;
-  const failed: Failure[] = [];
   const present = wanted.filter((w) => w.d).map((w) => w.d!);
-  const blocks = await deletionBlocks(db, present.map((d) => d.id));
-  const ok: ScopedDevice[] = [];
-  for (const { imei, d } of wanted) {
-    if (!d) failed.push({ Imei: imei, Message: 'device.missing' });
-    else if (blocks.has(d.id)) failed.push({ Imei: imei, Message: blocks.get(d.id)! });
-    else ok.push(d);
-  }
+  const { failed, ok } = await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    const failed: Failure[] = [];
+    const ok: ScopedDevice[] = [];
+    if (present.length) await rows(t, sql`SELECT id FROM devices WHERE id = ANY(${intArray(present.map((d) => d.id))}) ORDER BY id FOR UPDATE`);
+    const blocks = await deletionBlocks(t, present.map((d) => d.id));
+    for (const { imei, d } of wanted) {
+      if (!d) failed.push({ Imei: imei, Message: 'device.missing' });
+      else if (blocks.has(d.id)) failed.push({ Imei: imei, Message: blocks.get(d.id)! });
+      else ok.push(d);
+    }
+    if (ok.length) await purgeDevices(t, ok.map((d) => d.id));
+    return { failed, ok };
+  });
   if (ok.length) {
-    const ids = ok.map((d) => d.id);
-    await db.transaction((tx) => purgeDevices(tx as unknown as Db, ids));
     announce(ctx, ok);
+    // The master-slave evaluator forgets the bindings of deleted masters.
+    ctx.deps.bus.publish(BINDINGS_CHANGED_TOPIC, {});
   }
   return { State: State.OK, Succeeded: ok.length, Failed: failed } as const;
 }
 
-/** Deletes devices with everything recorded about them, in the caller's transaction. */
-async function purgeDevices(tx: Db, ids: number[]) {
+/**
+ * Deletes devices with everything recorded about them, in the caller's transaction. Every table
+ * that refers to a device (a `device_id`-like column) is either cleaned here or refuses the
+ * deletion (blockers.ts); the deletion test walks the schema so a new table is not forgotten.
+ */
+export async function purgeDevices(tx: Db, ids: number[]) {
   // The devices first: the alarm engine locks a device before it raises an alarm for it, so an
   // alarm being raised now has either committed (and goes below) or finds no device.
   // One array parameter, however many devices (a list of one parameter per id is slow to build).
@@ -271,10 +286,20 @@ async function purgeDevices(tx: Db, ids: number[]) {
     [positions, positions.deviceId],
     [healthReadings, healthReadings.deviceId],
     [deviceEvents, deviceEvents.deviceId],
-    [commands, commands.deviceId],
   ] as const) {
     await tx.delete(table).where(sql`${col} = ANY(${list})`);
   }
+  // The commands, and their place in the message sends that sent them.
+  await tx.execute(sql`DELETE FROM message_send_commands WHERE command_id IN (SELECT id FROM commands WHERE device_id = ANY(${list}))`);
+  await tx.delete(commands).where(sql`${commands.deviceId} = ANY(${list})`);
+  // A deleted master's binding goes with its slaves, so their MACs can be bound again.
+  await tx.execute(sql`DELETE FROM master_slaves WHERE binding_id IN (SELECT id FROM master_slave_bindings WHERE master_device_id = ANY(${list}))`);
+  await tx.execute(sql`DELETE FROM master_slave_bindings WHERE master_device_id = ANY(${list})`);
+  // The asset the tag was, its sides of locations and their crossings.
+  for (const table of ['assets', 'beacon_location_presence', 'beacon_location_events'])
+    await tx.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE device_id = ANY(${list})`);
+  // A stock item keeps its record of the sale; the device it became is gone.
+  await tx.execute(sql`UPDATE inv_items SET device_id = NULL WHERE device_id = ANY(${list})`);
   await removeDeviceFenceData(tx, ids);
 }
 

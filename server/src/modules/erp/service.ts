@@ -421,11 +421,27 @@ export async function saveSale(ctx: AuthedContext, b: Req<'erpSaleSave'>) {
     return await db.transaction(async (tx) => {
       let id = b.Id;
       let accountId = ctx.user.id;
+      let shipped = false;
       if (id) {
         const s = await saleInScope(tx, ctx, id, true);
         if (s.discarded) throw conflict('erp.saleDiscarded');
         if (s.shipState === 3 && s.quantity !== b.Quantity) throw conflict('erp.saleShipped');
         accountId = s.accountId;
+        shipped = s.shipState === 3;
+      }
+      // SPEC §5: a model without stock cannot be sold, refused when the record is saved (a shipped
+      // record's products already left the stock). The product row is locked so a stock-out racing
+      // with the save is seen.
+      if (!shipped) {
+        await tx.select({ id: erpProducts.id }).from(erpProducts).where(eq(erpProducts.id, b.ProductId)).for('update');
+        const [r] = await rows<{ n: number }>(
+          tx as unknown as Db,
+          sql`SELECT coalesce(sum(quantity), 0)::int AS n FROM stock_balances b JOIN erp_products p ON p.id = b.item_id AND p.account_id = b.account_id
+              WHERE b.kind = 'product' AND b.item_id = ${b.ProductId}`,
+        );
+        if (Number(r?.n ?? 0) <= 0) throw fieldError('ProductId', 'erp.productNoStock');
+      }
+      if (id) {
         await tx.update(erpSales).set(values).where(eq(erpSales.id, id));
         await tx.delete(erpSaleDevices).where(eq(erpSaleDevices.saleId, id));
       } else {

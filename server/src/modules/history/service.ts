@@ -1,6 +1,6 @@
 // Location history of one device (/device/devicesHistory) and the xlsx export of many
 // (/device/BatchExportHistoryDataByUserId, at most 3 per date selection per 24 hours).
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
 import { LIMITS, resolveLocale, translate, type SentTime } from '@wt/contract';
 import type { AuthedContext, AuthUser } from '../../calls.js';
 import { historyExports } from '../../db/schema/index.js';
@@ -90,8 +90,36 @@ export async function exportHistory(ctx: AuthedContext, body: { Imeis: string[];
     eq(historyExports.rangeEnd, to),
     gt(historyExports.createdAt, windowStart),
   );
-  const [{ used }] = (await db.select({ used: count() }).from(historyExports).where(sameSelection)) as [{ used: number }];
-  if (used >= LIMITS.exportsPerSelection) throw new AppError(429, 'monitor.exportLimit', { limit: LIMITS.exportsPerSelection });
+  // The count and the export's record in one transaction under a lock of the account's exports, so
+  // concurrent requests cannot all see room for one more: the record reserves the slot, and is
+  // given back when the export then fails.
+  const { used, slot } = await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${EXPORT_LOCK_CLASS}, ${ctx.user.id})`);
+    const [{ used }] = (await tx.select({ used: count() }).from(historyExports).where(sameSelection)) as [{ used: number }];
+    if (used >= LIMITS.exportsPerSelection) throw new AppError(429, 'monitor.exportLimit', { limit: LIMITS.exportsPerSelection });
+    const [slot] = await tx.insert(historyExports).values({ accountId: ctx.user.id, rangeStart: from, rangeEnd: to, devices: 0, rows: 0 }).returning({ id: historyExports.id });
+    return { used, slot: slot!.id };
+  });
+  try {
+    return await writeExport(ctx, body, from, to, slot, used);
+  } catch (err) {
+    await db.delete(historyExports).where(eq(historyExports.id, slot));
+    throw err;
+  }
+}
+
+/** Lock class of an account's history exports (pg_advisory_xact_lock(class, account)). */
+const EXPORT_LOCK_CLASS = 7301;
+
+async function writeExport(
+  ctx: AuthedContext,
+  body: { Imeis: string[]; Language?: string },
+  from: Date,
+  to: Date,
+  slot: number,
+  used: number,
+) {
+  const db = ctx.deps.database.db;
 
   const q = ctx.deps.database.query.bind(ctx.deps.database);
   const devices = await q<{ id: number; imei: string; name: string }>(
@@ -119,7 +147,7 @@ export async function exportHistory(ctx: AuthedContext, body: { Imeis: string[];
     sheetRows.push([d.imei, d.name, shownTime(ctx.user, r.time), r.lat, r.lon, r.speed, r.course]);
   }
   const xlsx = await writeXlsx([{ name: translate(locale, 'historyExport.sheet'), rows: sheetRows, widths: [18, 18, 21, 12, 12, 12, 8] }]);
-  await db.insert(historyExports).values({ accountId: ctx.user.id, rangeStart: from, rangeEnd: to, devices: devices.length, rows: rows.length });
+  await db.update(historyExports).set({ devices: devices.length, rows: rows.length }).where(eq(historyExports.id, slot));
   const stamp = (d: Date) => viewerDay(ctx.user, d);
   const name = devices.length === 1 ? devices[0]!.imei : `${devices.length}`;
   return {

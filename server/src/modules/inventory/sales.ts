@@ -16,7 +16,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { accountInScope, isInSubtree, ownedBySubtree } from '../../lib/scope.js';
 import { contains, intArray, rows, textArray } from '../../lib/sql.js';
 import { sentInstant, shownTime, shownTimeOrNull, viewerDay } from '../../lib/time.js';
-import { announce, modelRef } from '../device/service.js';
+import { announce, modelRef, purgeDevices } from '../device/service.js';
 import { checkRefs, models } from './dictionaries.js';
 import { applyMoves, balanceOf, groupMoves } from './ledger.js';
 
@@ -171,9 +171,8 @@ export async function voidSale(ctx: AuthedContext, id: number) {
     const made = items.filter((i) => i.device_id && devs.has(i.device_id) && i.prev_account_id === null).map((i) => i.device_id!);
     const moved = items.filter((i) => i.device_id && devs.has(i.device_id) && i.prev_account_id !== null && i.prev_account_id !== sale.customerId);
     if (made.length) {
-      for (const table of ['device_state', 'device_persons', 'device_fences', 'device_fence_state', 'health_thresholds'])
-        await t.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE device_id = ANY(${intArray(made)})`);
-      await t.execute(sql`DELETE FROM devices WHERE id = ANY(${intArray(made)})`);
+      // Devices the sale made go like any deleted device, with everything that hangs on them.
+      await purgeDevices(t, made);
     }
     if (moved.length)
       await t.execute(sql`UPDATE devices d SET account_id = x.acc, group_id = NULL, role_id = NULL

@@ -15,7 +15,7 @@ import { PersonDialog } from './dialogs/PersonDialog';
 import { DEVICE_KEYS } from './queries';
 import { RelativeTime, RoleSwatch } from './parts';
 import { AlarmMessage } from '../../i18n/AlarmMessage';
-import { useCan } from '../../access/can';
+import { useCan, useMayOpen } from '../../access/can';
 
 function RecentAlarms({ imei }: { imei: string }) {
   const { t } = useTranslation();
@@ -57,6 +57,7 @@ function RecentAlarms({ imei }: { imei: string }) {
 export default function DeviceDetailPage() {
   const { t } = useTranslation();
   const can = useCan();
+  const mayOpen = useMayOpen();
   const [params] = useSearchParams();
   const imei = params.get('imei') ?? '';
   const [dialog, setDialog] = useState<null | 'command' | 'person'>(null);
@@ -91,7 +92,7 @@ export default function DeviceDetailPage() {
               </Button>
             )}
             <Link to={`/devices/history?imei=${imei}`}>{t('devices:action.history')}</Link>
-            <Link to={`/track/index?imei=${imei}`}>{t('devices:action.track')}</Link>
+            {mayOpen('/track/index') && <Link to={`/track/index?imei=${imei}`}>{t('devices:action.track')}</Link>}
             <Link to={`/deviceAlarm?imei=${imei}`}>{t('devices:action.alarms')}</Link>
             <Link to={`/deviceFence?imei=${imei}`}>{t('devices:action.fences')}</Link>
           </Space>

@@ -26,7 +26,7 @@ import { call } from '../../api/client';
 import { DataTable, filterValue, type TableQuery } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
 import { ExportButton } from '../../components/ExportButton';
-import { useCan } from '../../access/can';
+import { useCan, useMayOpen } from '../../access/can';
 import { errorText } from '../../i18n/errors';
 import { userDataCell } from '../../i18n/texts';
 import { useSession } from '../../stores/session';
@@ -78,6 +78,7 @@ export default function DevicesPage() {
   const dict = useDictionary();
   const userInfo = useSession((s) => s.userInfo);
   const can = useCan();
+  const mayOpen = useMayOpen();
   const [search, setSearch] = useState<Search>({});
   const [withSubs, setWithSubs] = useState(true);
   const [selected, setSelected] = useState<{ keys: Key[]; rows: DeviceItem[] }>({ keys: [], rows: [] });
@@ -249,7 +250,7 @@ export default function DevicesPage() {
                     : { key: 'bind', icon: <LinkOutlined />, label: t('devices:action.bind'), onClick: () => void bind(d) },
                 { key: 'fence', icon: <AimOutlined />, label: <Link to={`/deviceFence?imei=${d.Imei}`}>{t('devices:action.fences')}</Link> },
                 { key: 'history', label: <Link to={`/devices/history?imei=${d.Imei}`}>{t('devices:action.history')}</Link> },
-                { key: 'track', label: <Link to={`/track/index?imei=${d.Imei}`}>{t('devices:action.track')}</Link> },
+                ...(mayOpen('/track/index') ? [{ key: 'track', label: <Link to={`/track/index?imei=${d.Imei}`}>{t('devices:action.track')}</Link> }] : []),
                 ...(mayEditDevice ? [{ key: 'edit', icon: <EditOutlined />, label: t('devices:action.edit'), onClick: () => setEditing(d) }] : []),
                 ...(can('device.delete')
                   ? [

@@ -11,12 +11,13 @@ import { call } from '../../../api/client';
 import { CommandDialog } from './CommandDialog';
 import { RelativeTime } from './RelativeTime';
 import { USER_DATA } from '../../../i18n/texts';
-import { useCan } from '../../../access/can';
+import { useCan, useMayOpen } from '../../../access/can';
 import { SECONDARY_TEXT } from '../../../app/theme';
 
 export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: () => void }) {
   const { t } = useTranslation('monitor');
   const can = useCan();
+  const mayOpen = useMayOpen();
   const navigate = useNavigate();
   const [command, setCommand] = useState(false);
   const card = useQuery({
@@ -99,9 +100,11 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
             </Descriptions.Item>
           </Descriptions>
           <Space wrap size={[6, 6]} style={{ marginTop: 8 }}>
-            <Button size="small" type="primary" onClick={() => go('/track/index')}>
-              {t('card.liveTrack')}
-            </Button>
+            {mayOpen('/track/index') && (
+              <Button size="small" type="primary" onClick={() => go('/track/index')} data-testid="card-live-track">
+                {t('card.liveTrack')}
+              </Button>
+            )}
             <Button size="small" onClick={() => go('/devices/history')}>
               {t('card.history')}
             </Button>
