@@ -35,7 +35,8 @@ export function notificationPolicy(type: number, setting: AlarmSetting | undefin
 export function RealtimeProvider() {
   const { t } = useTranslation('monitor');
   const { notification } = App.useApp();
-  const token = useSession((s) => s.token);
+  // Signed in or not: a renewed token is read when needed, it does not restart the connection.
+  const token = useSession((s) => !!s.token);
   const userId = useSession((s) => s.userId);
   const settings = useRef(new Map<number, AlarmSetting>());
   const soundOn = useRealtime((s) => s.soundOn);
