@@ -1,6 +1,7 @@
 // One device (/devices/detail?imei=): identity, wearer, latest state, recent alarms, command
 // history and fences, with links to its history, live track and alarm page.
 import { useState } from 'react';
+import { AlarmTimes } from '../alarm/AlarmTimes';
 import { Link, useSearchParams } from 'react-router';
 import { Badge, Button, Card, Col, Descriptions, Empty, List, Result, Row, Space, Spin, Table, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -38,7 +39,7 @@ function RecentAlarms({ imei }: { imei: string }) {
           dataSource={alarms.data?.Items ?? []}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('devices:detail.noAlarms')} /> }}
           columns={[
-            { key: 'time', title: t('devices:detail.alarmTime'), render: (_, a) => formatDateTime(a.LastTime), width: 170 },
+            { key: 'time', title: t('devices:detail.alarmTime'), render: (_, a) => <AlarmTimes alarm={a} format={formatDateTime} />, width: 180 },
             { key: 'message', title: t('devices:detail.alarmType'), render: (_, a) => <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} /> },
             {
               key: 'status',
