@@ -3,7 +3,7 @@
 // first frame after the click, however long the page then takes to render. The access token lives
 // 8 s here, so the whole file runs on renewed tokens.
 import { describe, expect, it } from 'vitest';
-import { callApi, consoleSession } from './console.js';
+import { callApi, consoleSession, login, switchLanguage } from './console.js';
 import { screenshot } from './harness.js';
 
 const s = consoleSession({ ACCESS_TOKEN_TTL: '8' });
@@ -77,6 +77,33 @@ describe('moving around the console', () => {
     const firstFrames = clicks.map((c) => ({ bar: c.frames[0]?.bar ?? false, ms: Math.round((c.frames[0]?.t ?? Infinity) - c.at) }));
     console.log(`menu clicks to the first frame: ${paths.map((p, i) => `${p} ${firstFrames[i]!.ms} ms${firstFrames[i]!.bar ? '' : ' (no bar)'}`).join(', ')}`);
     expect(firstFrames.map((f) => f.bar)).toEqual(clicks.map(() => true));
+    expect(s.errors).toEqual([]);
+  });
+
+  it('an account whose set leaves out the monitor lands on its first page, and the 404 page leads back there', async () => {
+    const { page, server } = s;
+    // Names of their own on every attempt (a failed attempt is run once more on the same server).
+    const tag = Date.now().toString(36);
+    const set = await callApi(page, server.url, '/user/InsertRoleInfo', { Key: `no-monitor-${tag}`, Name: 'No monitor', Description: '', Routes: ['/alarm/record', '/devices/list'], Actions: [] });
+    expect(set.State, JSON.stringify(set)).toBe(200);
+    const account = await callApi(page, server.url, '/user/registerNewUser', { LoginName: `nomonitor${tag}`, Password: 'WtLanding2026', PermissionId: set.Item.Id, UserType: 1 });
+    expect(account.State, JSON.stringify(account)).toBe(200);
+    await page.evaluate(() => sessionStorage.clear());
+    await login(page, server.url, 'zh-CN', `nomonitor${tag}`, 'WtLanding2026');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/devices/list');
+    await page.locator('.ant-table').first().waitFor();
+    await screenshot(page, 'landing-without-monitor-zh-CN');
+    // The home path and the 404 page's way back both lead to the first page the set opens.
+    await page.goto(`${server.url}/`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/devices/list');
+    await switchLanguage(page, 'zh-CN', 'en');
+    await page.goto(`${server.url}/nowhere`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/404');
+    await screenshot(page, 'not-found-en');
+    await page.getByRole('button', { name: 'Back to home' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/devices/list');
+    await page.locator('.ant-menu').first().waitFor();
+    await screenshot(page, 'landing-without-monitor-en');
     expect(s.errors).toEqual([]);
   });
 });
