@@ -13,7 +13,7 @@ import { liveDevices } from '../map/deviceStore';
 import { indoorLive } from '../indoor/live/indoorStore';
 import { AlarmMessage } from '../i18n/AlarmMessage';
 import { useAlarmTypeName } from '../pages/alarm/queries';
-import { closeNotices, noticeClosed, noticeOpened, setNoticeCloser } from './alarmNotices';
+import { closeNotices, noticeClosed, noticeOpened, noticeSlot, setNoticeCloser } from './alarmNotices';
 import { RealtimeConnection } from './connection';
 import { emitCommands, emitRefresh } from './events';
 import { useRealtime } from './store';
@@ -82,7 +82,8 @@ export function RealtimeProvider() {
         else if (m.type === 'refresh' || (m.type === 'alarm' && m.alarm.NotificationType === REFRESH_NOTIFICATION_TYPE)) emitRefresh();
         else if (m.type === 'alarm') {
           const a = m.alarm;
-          const key = `alarm-${m.deviceId}-${a.NotificationType}-${Date.now()}`;
+          const slot = noticeSlot(a.NotificationType, SOS_NOTIFICATION_TYPE, `alarm-${m.deviceId}-${a.NotificationType}-${Date.now()}`);
+          const key = slot.key;
           useRealtime.getState().pushAlarm({ ...a, key, deviceId: m.deviceId, receivedAt: Date.now() });
           if (a.NotificationType === SOS_NOTIFICATION_TYPE) liveDevices.setSos(m.deviceId, true);
           const policy = notificationPolicy(a.NotificationType, settings.current.get(a.NotificationType));
@@ -112,10 +113,15 @@ export function RealtimeProvider() {
                 <div style={{ color: '#8c8c8c', fontSize: 12 }}>
                   IMEI {a.DeviceID} · {a.Created}
                 </div>
+                {slot.count > 1 ? (
+                  <div style={{ fontSize: 12 }} data-testid="alarm-more">
+                    {tt('alarm.more', { count: slot.count - 1 })}
+                  </div>
+                ) : null}
               </div>
             ),
             duration: policy.durationS,
-            placement: 'bottomRight',
+            placement: slot.placement,
             className: 'wt-alarm-notice',
             onClick: openOnMonitor,
             style: { cursor: 'pointer' },
