@@ -2,6 +2,7 @@
 // single-device alarm page: filters, confirm one, confirm all of today's with a remark (of the one
 // device on its page), where it happened on the monitor, who confirmed it and when, export.
 import { useEffect, useState } from 'react';
+import { PositionText } from '../../components/PositionText';
 import { AlarmTimes } from './AlarmTimes';
 import { App, Button, DatePicker, Input, Select, Tag, Typography } from 'antd';
 import { CheckCircleOutlined, EnvironmentOutlined } from '@ant-design/icons';
@@ -168,7 +169,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
                   data-testid="alarm-position"
                   style={{ whiteSpace: 'nowrap' }}
                 >
-                  <EnvironmentOutlined /> {r.Lat.toFixed(5)}, {r.Lon.toFixed(5)}
+                  <EnvironmentOutlined /> <PositionText lat={r.Lat} lon={r.Lon} />
                 </Link>
               ) : (
                 <Typography.Text type="secondary">-</Typography.Text>

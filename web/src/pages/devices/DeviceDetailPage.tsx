@@ -1,6 +1,7 @@
 // One device (/devices/detail?imei=): identity, wearer, latest state, recent alarms, command
 // history and fences, with links to its history, live track and alarm page.
 import { useState } from 'react';
+import { PositionText } from '../../components/PositionText';
 import { AlarmTimes } from '../alarm/AlarmTimes';
 import { Link, useSearchParams } from 'react-router';
 import { Badge, Button, Card, Col, Descriptions, Empty, List, Result, Row, Space, Spin, Table, Tag } from 'antd';
@@ -114,7 +115,13 @@ export default function DeviceDetailPage() {
             <RelativeTime value={d.LastCommunication} />
           </Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.position')}>
-            {d.LastLocation ? `${d.LastLocation.Lat.toFixed(5)}, ${d.LastLocation.Lon.toFixed(5)} (${formatDateTime(d.LastLocation.Time)})` : none}
+            {d.LastLocation ? (
+              <>
+                <PositionText lat={d.LastLocation.Lat} lon={d.LastLocation.Lon} time={d.LastLocation.Time} /> ({formatDateTime(d.LastLocation.Time)})
+              </>
+            ) : (
+              none
+            )}
           </Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.battery')}>{d.Battery === null ? none : `${d.Battery}%`}</Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.signal')}>{d.Signal ?? none}</Descriptions.Item>
