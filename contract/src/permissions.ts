@@ -506,6 +506,14 @@ export const TREE_ROUTES: string[] = flatten(FUNCTION_TREE)
   .filter((n) => n.kind === 'route')
   .map((n) => n.key);
 
+/** The tree routes that are menu pages (the hidden items open from nowhere in the menu). */
+export const MENU_PAGE_ROUTES: string[] = TREE_ROUTES.filter((r) => !HIDDEN_ITEMS.has(r));
+
+/** Whether a set's ticked routes hold a menu page to land on after login. */
+export function opensAMenuPage(routes: readonly string[]): boolean {
+  return routes.some((r) => MENU_PAGE_ROUTES.includes(r));
+}
+
 /** The menu route each action is shown under. */
 export const ACTION_ROUTE: Record<string, string> = Object.fromEntries(
   flatten(FUNCTION_TREE)

@@ -1,4 +1,4 @@
-// Map benchmark: the built console in headless Chromium with 50 000 devices on the monitor map,
+// Map benchmark (`npm run bench:map`; `npm run bench:map -- land` for the base map's first paint): the built console in headless Chromium with 50 000 devices on the monitor map,
 // 5 000 of them moving every second (position events injected into the realtime hub's bus, the
 // same path the pipeline publishes on). Prints the time to the first full render and the
 // main-thread work per update batch (Chrome trace of the renderer's main thread), and appends
@@ -14,6 +14,12 @@ import type { RealtimeHub } from '../../server/src/realtime/hub.js';
 import { chromium } from 'playwright-core';
 import { newContext, root } from '../harness.js';
 import { login } from '../console.js';
+
+// `npm run bench:map -- land`: the base map's first paint after the shell (map-land.ts).
+if (process.argv[2] === 'land') {
+  await import('./map-land.js');
+  process.exit(0);
+}
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 50_000);
 const MOVING_PER_SECOND = Number(process.env.BENCH_MOVING ?? 5_000);

@@ -180,6 +180,14 @@ describe.each(databases())('device gateway on %s', (kind) => {
     expect(await foreign.json()).toMatchObject({ Stored: 0, Unknown: ['865000000000030'] });
     expect(await q('SELECT 1 FROM positions WHERE device_id = $1', [await deviceId('865000000000030')])).toHaveLength(0);
 
+    // A gateway hearing a beacon no device is (another anchor, for calibration): no device spoke,
+    // so it is counted apart and not logged as an unknown device.
+    const { unknown, heardUnknown } = p.deps.ingest.metrics;
+    const heard = await post({ gatewayId: 'AC:23:3F:A0:99:01', tags: [{ mac: 'AC:23:3F:A0:99:02', rssi: -61 }] }, { authorization: `Bearer ${token}` });
+    expect(heard.status).toBe(200);
+    expect(p.deps.ingest.metrics.heardUnknown).toBe(heardUnknown + 1);
+    expect(p.deps.ingest.metrics.unknown).toBe(unknown);
+
     const wrong = await post({ imei, lat: 1, lon: 2 }, { authorization: 'Bearer nope' });
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as { State: number }).State).toBe(1100);

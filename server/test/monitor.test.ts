@@ -118,6 +118,22 @@ describe.each(databases())('monitor calls (%s)', (kind) => {
     const located = a.body.Locations.reduce((n: number, l: number[]) => n + l[2]!, 0);
     expect(located).toBe(3);
   });
+
+  it('/User/adminPageAnalysis shows the health figures the devices report now, not only readings stored in the period', async () => {
+    const db = p.deps.database;
+    const [li, wu] = clinicDevs;
+    // The devices' latest values (what the device card shows), without readings in the period.
+    await db.query(`UPDATE device_state SET blood_oxygen = 99, heart_rate = 70, systolic = 120, diastolic = 80, body_temp = 36.5, health_time = now() WHERE device_id = $1`, [li!.id]);
+    await db.query(`UPDATE device_state SET blood_oxygen = 97, heart_rate = 80, health_time = now() - interval '1 hour' WHERE device_id = $1`, [wu!.id]);
+    // A sibling's device never counts.
+    await db.query(`UPDATE device_state SET blood_oxygen = 50, health_time = now() WHERE device_id = $1`, [operatorDevs[0]!.id]);
+    const a = await p.call('/User/adminPageAnalysis', { Days: 7 }, agentToken);
+    expect(a.body.Health).toMatchObject({ BloodOxygen: 98, HeartRate: 75, Systolic: 120, Diastolic: 80, BodyTemp: 36.5 });
+    // A latest value older than the period is left out.
+    await db.query(`UPDATE device_state SET health_time = now() - interval '30 days' WHERE device_id = $1`, [wu!.id]);
+    const b = await p.call('/User/adminPageAnalysis', { Days: 7 }, agentToken);
+    expect(b.body.Health).toMatchObject({ BloodOxygen: 99, HeartRate: 70 });
+  });
 });
 
 describe('reverse geocoding with an unreachable geocoder', () => {

@@ -88,7 +88,7 @@ describe.each(databases())('permission sets on %s', (kind) => {
     expect(dup.body.Fields).toEqual([expect.objectContaining({ Field: 'Key', Message: 'permission.keyExists' })]);
     const reserved = await p.call('/user/InsertRoleInfo', set({ Key: 'admin' }), agent.token);
     expect(reserved.body.Fields[0].Message).toBe('permission.keyExists');
-    const route = await p.call('/user/InsertRoleInfo', set({ Routes: ['/nowhere'] }), agent.token);
+    const route = await p.call('/user/InsertRoleInfo', set({ Routes: ['/', '/nowhere'] }), agent.token);
     expect(route.body.Fields[0]).toMatchObject({ Field: 'Routes', Message: 'permission.unknownRoute', Params: { route: '/nowhere' } });
     const action = await p.call('/user/InsertRoleInfo', set({ Actions: ['device.fly'] }), agent.token);
     expect(action.body.Fields[0]).toMatchObject({ Field: 'Actions', Message: 'permission.unknownAction' });
@@ -96,9 +96,18 @@ describe.each(databases())('permission sets on %s', (kind) => {
     expect(noMenu.status).toBe(400);
     expect(noMenu.body.Fields[0]).toMatchObject({ Field: 'Routes', Message: 'permission.needsRoleRoute' });
     expect(noMenu.body.Text).toContain('Account permissions');
+    // A set with no menu page would leave its accounts nowhere to land after login.
+    for (const Routes of [[], ['/setting/userlogs']]) {
+      const noPage = await p.call('/user/InsertRoleInfo', set({ Routes, Actions: [] }), agent.token, { 'x-language': 'en' });
+      expect(noPage.status).toBe(400);
+      expect(noPage.body.Fields[0]).toMatchObject({ Field: 'Routes', Message: 'permission.noPage' });
+      expect(noPage.body.Text).toContain('menu page');
+    }
     const blank = await p.call('/user/InsertRoleInfo', set({ Key: ' ', Name: '' }), agent.token);
     expect(blank.body.Fields.map((f: { Message: string }) => f.Message).sort()).toEqual(['permission.keyRequired', 'permission.nameRequired']);
 
+    const emptied = await p.call('/user/editRolePermissionList', { ...set({ Key: 'ops', Routes: [], Actions: [] }), Id: item.Id }, agent.token);
+    expect(emptied.body.Fields[0]).toMatchObject({ Field: 'Routes', Message: 'permission.noPage' });
     const edited = await p.call('/user/editRolePermissionList', { ...set({ Key: 'ops', Name: 'Operations' }), Id: item.Id }, agent.token);
     expect(edited.body.Item).toMatchObject({ Name: 'Operations', Actions: ['device.add'] });
     // Another tenant's set is not found, exactly like a missing one.

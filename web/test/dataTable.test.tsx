@@ -7,7 +7,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ColumnsType } from 'antd/es/table';
 import i18n from '../src/i18n';
 import { polyfillDom } from './dom';
-import { DataTable, normalizeFilters, type Paged, type TableQuery } from '../src/components/DataTable';
+import { DataTable, normalizeFilters, scrollWidth, type Paged, type TableQuery } from '../src/components/DataTable';
 
 interface Row {
   Id: number;
@@ -51,6 +51,25 @@ beforeAll(async () => {
 afterEach(cleanup);
 
 describe('data table', () => {
+  it('scrolls at least as wide as its columns, so none is squeezed under the fixed actions column', async () => {
+    const wide: ColumnsType<Row> = [
+      { key: 'Name', title: 'Name', dataIndex: 'Name', width: 300 },
+      { key: 'Model', title: 'Model', render: () => 'K9', width: 300 },
+      { key: 'Actions', title: 'Actions', render: () => 'x', width: 100, fixed: 'right' },
+    ];
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const { container } = render(
+      <QueryClientProvider client={client}>
+        <DataTable<Row> queryKey={['wide-rows']} params={{}} fetch={async (q) => page(q)} columns={wide} rowKey="Id" testId="wide" scrollX={400} />
+      </QueryClientProvider>,
+    );
+    await screen.findByText('Device 1');
+    expect((container.querySelector('table') as HTMLTableElement).style.width).toBe('700px');
+    expect(scrollWidth(400, wide, true)).toBe(748);
+    expect(scrollWidth(2000, wide, false)).toBe(2000);
+    expect(scrollWidth('max-content', wide, false)).toBe('max-content');
+  });
+
   it('counts only the column filters that are set', () => {
     expect(normalizeFilters({ Online: null, Model: [] })).toEqual({});
     expect(normalizeFilters({ Online: ['online'], Bound: null })).toEqual({ Online: ['online'] });

@@ -5,6 +5,7 @@ import { catchAllLoader, loginLoader, pageLoader, shellLoader } from '../src/app
 import { setFetch } from '../src/api/client';
 import { useSession } from '../src/stores/session';
 import { clearSession } from '../src/session/auth';
+import { landingPath, permittedRoutes } from '../src/access';
 
 const args = (path: string) => ({ request: new Request(`http://localhost${path}`), params: {}, context: {} }) as unknown as LoaderFunctionArgs;
 
@@ -54,7 +55,8 @@ describe('route guard (SPEC §2)', () => {
     const calls = serverAnswers(userInfo(3, '', true));
     expect(await thrown(() => pageLoader('/alarm/rule')(args('/alarm/rule')))).toBeNull();
     expect(await thrown(() => pageLoader('/dashboard')(args('/dashboard')))).toBeNull();
-    expect(calls).toEqual(['/api/User/UserInfo']);
+    // The user information once; the tokens are renewed alongside (a reload starts with old ones).
+    expect(calls.filter((c) => c !== '/api/User/RefreshToken')).toEqual(['/api/User/UserInfo']);
     expect(sessionStorage.getItem('wt.token')).toBe('t');
     expect(sessionStorage.getItem('wt.userId')).toBe('7');
     // Display fix-ups of SPEC §3.
@@ -89,6 +91,24 @@ describe('route guard (SPEC §2)', () => {
     serverAnswers(userInfo(1, '/,/alarm/rule', true));
     expect(await thrown(() => pageLoader('/alarm/rule')(args('/alarm/rule')))).toBeNull();
     expect((await thrown(() => pageLoader('/alarm/record')(args('/alarm/record'))))?.headers.get('Location')).toBe('/404');
+  });
+
+  it('lands a set without the monitor on its first menu page, from / and after login', async () => {
+    loggedIn();
+    serverAnswers(userInfo(1, '/devices/list,/alarm/record,/devices/detail'));
+    expect((await thrown(() => pageLoader('/')(args('/'))))?.headers.get('Location')).toBe('/devices/list');
+    // Any other page it may not open is still the 404 page.
+    expect((await thrown(() => pageLoader('/alarm/rule')(args('/alarm/rule'))))?.headers.get('Location')).toBe('/404');
+    expect(await thrown(() => pageLoader('/devices/list')(args('/devices/list')))).toBeNull();
+  });
+
+  it('picks the landing page in menu order, skipping the hidden pages; none when nothing is permitted', () => {
+    const of = (routes: string, PlatformAdmin = false) => landingPath(permittedRoutes({ UserType: 1, routes, PlatformAdmin }));
+    expect(of('/devices/list,/')).toBe('/');
+    expect(of('/devices/detail,/alarm/record,/devices/list')).toBe('/devices/list');
+    expect(of('/setting/userlogs,/health/data')).toBe('/health/data');
+    expect(of('/setting/userlogs')).toBe('/setting/userlogs');
+    expect(of('/model/list')).toBeNull();
   });
 
   it('sends unknown paths to /404, or to login without a token', async () => {

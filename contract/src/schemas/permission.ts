@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ok, okEmpty, pageOf, pageRequest } from '../envelope.js';
 import { LIMITS } from '../rules.js';
 import { id, requiredText, text } from './common.js';
+import { opensAMenuPage } from '../permissions.js';
 
 export const MAX_PERMISSION_SETS = LIMITS.permissionSets;
 
@@ -39,7 +40,12 @@ const setFields = {
   Key: requiredText('permission.keyRequired', 32).regex(KEY, { error: 'permission.keyInvalid' }),
   Name: requiredText('permission.nameRequired', 32),
   Description: text(200).default(''),
-  Routes: z.array(text(100)).max(200, { error: 'validation.tooLong' }).default([]),
+  // A set opens at least one menu page: its accounts land there after login.
+  Routes: z
+    .array(text(100))
+    .max(200, { error: 'validation.tooLong' })
+    .default([])
+    .refine(opensAMenuPage, { error: 'permission.noPage' }),
   Actions: z.array(text(64)).max(200, { error: 'validation.tooLong' }).default([]),
 };
 export const insertPermissionRequest = z.object(setFields);

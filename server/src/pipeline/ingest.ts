@@ -174,8 +174,10 @@ export class Ingest {
       const r = this.directory.cached(msg.deviceId);
       const ref = r && (!source.scopePath || r.accountPath.startsWith(source.scopePath)) ? r : null;
       if (!ref) {
-        this.noteUnknown(msg.deviceId, source);
-        // A gateway that heard something no device is (another anchor, for calibration): said, not stored.
+        // A gateway that heard something no device is (another anchor, for calibration): said, not
+        // stored, and not an unknown device talking to us.
+        if (!msg.beacon?.gatewayId) this.noteUnknown(msg.deviceId, source);
+        else this.metrics.heardUnknown++;
         if (msg.beacon?.gatewayId) {
           const e: UnknownBeaconEvent = { identity: msg.deviceId, beacon: msg.beacon, time: (msg.time ?? new Date(receivedAt)).toISOString() };
           if (source.scopePath) e.scopePath = source.scopePath;

@@ -10,6 +10,11 @@ export class Metrics {
   positions = 0;
   /** Messages from identities no device has (not stored). */
   unknown = 0;
+  /**
+   * Beacons a gateway heard that no device is (the other anchors, which calibration uses; passers-by):
+   * handed on, neither stored nor logged as unknown devices, since no device spoke.
+   */
+  heardUnknown = 0;
   /** Undecodable input: garbage bytes, broken frames, bad JSON. */
   malformed = 0;
   /** Frames that decoded to nothing we store (and needed no reply). */
@@ -65,6 +70,7 @@ export class Metrics {
       committed: this.committed,
       positions: this.positions,
       unknown: this.unknown,
+      heardUnknown: this.heardUnknown,
       malformed: this.malformed,
       ignored: this.ignored,
       failed: this.failed,

@@ -108,6 +108,61 @@ export const seedIndoorDemo: DemoStep = async (deps, accounts) => {
       [t.imei, t.imei.slice(-10), t.extId, t.name, t.kind === 'wearable' ? 'K9 4G 定位手表' : t.kind === 'asset' ? 'B2 蓝牙资产标签' : t.kind === 'uwb' ? 'U1 UWB 工牌' : 'A1 AOA 标签', owner.id],
     );
   }
+  if ((deps.config.SIMULATE ?? 50) > 0) await seedDemoPlaces(deps, owner.id, floorIds, b.floors);
   // The token is set again, and handed to the simulator, each time the demo simulation starts.
   await q(`INSERT INTO integrations (name, account_id, token_hash) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`, [INDOOR_DEMO_INTEGRATION, owner.id, newToken().hash]);
 };
+
+/** The demo's locations: rooms of the care home, each a zone of its floor (plan metres). */
+export const DEMO_LOCATIONS = [
+  { room: 'F1-HALL', name: '餐厅', description: '一楼餐厅：进出都提醒', event: 2 },
+  { room: 'F1-NURSE', name: '护士站', description: '一楼护士站', event: 1 },
+  { room: 'F2-LOUNGE', name: '休息厅', description: '二楼休息厅', event: 1 },
+] as const;
+
+/** The demo's asset tags as assets: category (1 wheelchair, 2 pump, 4 tool, 5 other) and where each belongs. */
+const DEMO_ASSETS: Record<string, { category: number; home: (typeof DEMO_LOCATIONS)[number]['name'] }> = {
+  '轮椅 01': { category: 1, home: '休息厅' },
+  '轮椅 02': { category: 1, home: '餐厅' },
+  '输液泵 01': { category: 2, home: '护士站' },
+  '输液泵 02': { category: 2, home: '护士站' },
+  '助行器 01': { category: 5, home: '休息厅' },
+  '监护仪 01': { category: 4, home: '护士站' },
+  '血压计 01': { category: 4, home: '护士站' },
+  '急救箱 01': { category: 5, home: '餐厅' },
+};
+
+/**
+ * Locations and assets for the simulated care home, so the pages that show them start with
+ * something that moves: the tags walk in and out of these rooms. Only with the simulation (the
+ * tests' platforms start without it and build their own).
+ */
+async function seedDemoPlaces(
+  deps: Parameters<DemoStep>[0],
+  ownerId: number,
+  floorIds: Map<string, number>,
+  floors: { floorId: string; rooms: { id: string; x0: number; y0: number; x1: number; y1: number }[] }[],
+): Promise<void> {
+  const q = deps.database.query.bind(deps.database);
+  const ids = new Map<string, number>();
+  for (const l of DEMO_LOCATIONS) {
+    const floor = floors.find((f) => f.rooms.some((r) => r.id === l.room))!;
+    const r = floor.rooms.find((x) => x.id === l.room)!;
+    const points = [[r.x0, r.y0], [r.x1, r.y0], [r.x1, r.y1], [r.x0, r.y1]];
+    const [row] = await q<{ id: number }>(
+      `INSERT INTO beacon_locations (owner_id, name, description, event, kind, floor_id, points)
+       VALUES ($1, $2, $3, $4, 1, $5, $6::jsonb) RETURNING id`,
+      [ownerId, l.name, l.description, l.event, floorIds.get(floor.floorId), JSON.stringify(points)],
+    );
+    ids.set(l.name, row!.id);
+  }
+  for (const t of indoorDemoTags().filter((x) => x.kind === 'asset')) {
+    const a = DEMO_ASSETS[t.name];
+    if (!a) continue;
+    await q(
+      `INSERT INTO assets (device_id, category, expected_location_id)
+       SELECT id, $2, $3 FROM devices WHERE imei = $1 ON CONFLICT (device_id) DO NOTHING`,
+      [t.imei, a.category, ids.get(a.home)],
+    );
+  }
+}

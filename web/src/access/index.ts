@@ -192,6 +192,17 @@ export function isPathPermitted(routes: ResolvedRoute[], pathname: string): bool
   return pagePaths(routes).some((p) => normalizePath(p) === target);
 }
 
+/**
+ * Where a user lands after login and on "back home": the monitor home when permitted, else the
+ * first page of the menu, else the first page of any kind; null when nothing is permitted.
+ */
+export function landingPath(routes: ResolvedRoute[]): string | null {
+  const pages = pagePaths(routes);
+  if (pages.includes('/')) return '/';
+  const inMenu = menuPaths(buildMenu(routes)).filter((p) => !isExternal(p) && pages.includes(p));
+  return inMenu[0] ?? pages.find((p) => !isExternal(p)) ?? null;
+}
+
 /** Every route with a page, flattened, for the router (each declared once). */
 export function pageRoutes(table: RouteDef[] = PROTECTED_ROUTES): ResolvedRoute[] {
   const out: ResolvedRoute[] = [];

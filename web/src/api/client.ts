@@ -29,6 +29,8 @@ export class ApiError extends Error {
 const ZERO_SUCCESS = new Set<string>(['/user/login', '/user/changepassword']);
 /** The refresh call goes without the Authorization header. */
 const NO_AUTH = new Set<string>(['/user/refreshtoken']);
+/** Calls whose State 1100 is not about the access token: never refreshed and sent again. */
+const NO_RETRY = new Set<string>(['/user/refreshtoken', '/user/login']);
 
 export function successStateOf(path: string): number {
   return ZERO_SUCCESS.has(path.toLowerCase()) ? State.LOGIN_OK : State.OK;
@@ -42,8 +44,13 @@ export interface CallOptions {
 
 export interface ClientHooks {
   getToken: () => string | null;
-  /** Called once per State 1100 answer (unless the caller keeps the session), with the answer. */
+  /** Called once per State 1100 answer that ends the session (unless the caller keeps it), with the answer. */
   onTokenInvalid: (err: ApiError) => void;
+  /**
+   * Renews the access token after a State 1100 answer (one refresh shared by every caller); the
+   * call is then sent once more with the new token. False: the session is over.
+   */
+  refresh?: () => Promise<boolean>;
   /** The console's language, sent as X-Language: what the server renders (alarm contents, names) is in it. */
   getLanguage?: () => string;
 }
@@ -63,6 +70,30 @@ export function setFetch(f: Fetch): void {
 }
 
 export async function call<P extends CallPath>(path: P, body: CallRequest<P>, options: CallOptions = {}): Promise<CallResponse<P>> {
+  const sentWith = hooks.getToken();
+  try {
+    return await send(path, body, options);
+  } catch (e) {
+    if (!(e instanceof ApiError) || !e.tokenInvalid || NO_RETRY.has(path.toLowerCase()) || !sentWith || !hooks.refresh) {
+      if (e instanceof ApiError && e.tokenInvalid && !options.keepSessionOnTokenError) hooks.onTokenInvalid(e);
+      throw e;
+    }
+    // An expired access token: renewed once (unless another call already did), then sent again.
+    const renewed = hooks.getToken() !== sentWith || (await hooks.refresh());
+    if (!renewed) {
+      if (!options.keepSessionOnTokenError) hooks.onTokenInvalid(e);
+      throw e;
+    }
+    try {
+      return await send(path, body, options);
+    } catch (again) {
+      if (again instanceof ApiError && again.tokenInvalid && !options.keepSessionOnTokenError) hooks.onTokenInvalid(again);
+      throw again;
+    }
+  }
+}
+
+async function send<P extends CallPath>(path: P, body: CallRequest<P>, options: CallOptions): Promise<CallResponse<P>> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const token = hooks.getToken();
   if (token && !NO_AUTH.has(path.toLowerCase())) headers.Authorization = `Bearer ${token}`;
@@ -100,6 +131,5 @@ export async function call<P extends CallPath>(path: P, body: CallRequest<P>, op
     data.Fields as FieldError[] | undefined,
     typeof data.Text === 'string' ? data.Text : undefined,
   );
-  if (err.tokenInvalid && !options.keepSessionOnTokenError) hooks.onTokenInvalid(err);
   throw err;
 }

@@ -1,6 +1,6 @@
 // The route guard of SPEC §2, as data-router loaders.
 import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { isPathPermitted, NOT_FOUND_PATH } from '../access';
+import { isPathPermitted, landingPath, NOT_FOUND_PATH } from '../access';
 import { useSession } from '../stores/session';
 import { useNotice } from '../stores/notice';
 import { ensureUserInfo } from '../session/auth';
@@ -37,12 +37,17 @@ export async function shellLoader(args: LoaderFunctionArgs) {
   return null;
 }
 
-/** A page of the route table: only when the user's permitted routes hold it; else the 404 page. */
+/**
+ * A page of the route table: only when the user's permitted routes hold it; else the 404 page. The
+ * home path leads a user without the monitor to the first page its set opens.
+ */
 export function pageLoader(fullPath: string) {
   return async (args: LoaderFunctionArgs) => {
     await shellLoader(args);
-    if (!isPathPermitted(useSession.getState().permitted, fullPath)) throw redirect(NOT_FOUND_PATH);
-    return null;
+    const { permitted } = useSession.getState();
+    if (isPathPermitted(permitted, fullPath)) return null;
+    const landing = fullPath === '/' ? landingPath(permitted) : null;
+    throw redirect(landing ?? NOT_FOUND_PATH);
   };
 }
 

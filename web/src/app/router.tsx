@@ -6,6 +6,7 @@ import { VIEWS } from './views';
 import { catchAllLoader, loginLoader, pageLoader, requireToken, shellLoader } from './guard';
 import { setNavigate } from './navigation';
 import { FullScreenSpin } from '../components/FullScreenSpin';
+import { usePagePending } from './shell/pagePending';
 
 export interface RouteHandle {
   route?: ResolvedRoute;
@@ -45,5 +46,7 @@ export const routes: RouteObject[] = [
 export function createAppRouter() {
   const router = createBrowserRouter(routes.map((r) => ({ HydrateFallback: FullScreenSpin, ...r })) as RouteObject[]);
   setNavigate((to, options) => void router.navigate(to, options));
+  // The navigation's feedback follows the router's state as it changes (see pagePending.ts).
+  router.subscribe((state) => usePagePending.getState().setNavigating(state.navigation.state !== 'idle'));
   return router;
 }

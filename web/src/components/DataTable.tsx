@@ -52,6 +52,20 @@ export interface DataTableProps<T> {
 
 const CLIENT_QUERY: TableQuery = { page: 1, pageSize: 0, filters: {} };
 
+/** The selection column's width (antd's default, with its padding). */
+const SELECTION_WIDTH = 48;
+
+/**
+ * The table's scroll width: the one asked for, but never less than its columns' widths (and the
+ * selection column) add up to, so that no column is squeezed under a fixed one (a header clipped
+ * by the fixed actions column).
+ */
+export function scrollWidth(asked: number | string | undefined, columns: readonly { width?: number | string }[], selection: boolean): number | string | undefined {
+  if (asked === undefined || typeof asked === 'string') return asked;
+  const sum = columns.reduce((n, c) => n + (typeof c.width === 'number' ? c.width : 0), selection ? SELECTION_WIDTH : 0);
+  return Math.max(asked, sum);
+}
+
 export function DataTable<T extends object>(props: DataTableProps<T>) {
   const { t } = useTranslation();
   const [state, setState] = useState<TableQuery>({ page: 1, pageSize: props.defaultPageSize ?? 20, filters: {} });
@@ -145,7 +159,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         }
         onChange={onChange}
         // An empty table is not scrolled sideways: a scroll area with nothing to focus cannot be scrolled from the keyboard.
-        scroll={props.scrollX && rows.length ? { x: props.scrollX } : undefined}
+        scroll={props.scrollX && rows.length ? { x: scrollWidth(props.scrollX, columns, !!props.selection) } : undefined}
         rowSelection={
           props.selection
             ? { selectedRowKeys: props.selection.keys, onChange: (keys, selected) => props.selection!.onChange(keys, selected), preserveSelectedRowKeys: true }

@@ -41,6 +41,8 @@ function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
     const m = map?.getMap();
     if (!m) return;
     const set = (level: 'light' | 'detailed') => {
+      // From the shapes' first file on (the style's placeholder is empty).
+      if (!shapes.current) markLandPainted(m);
       shapes.current = level;
       for (const [id, url] of Object.entries(BASE_SHAPES[level]()))
         (m.getSource(id) as GeoJSONSource | undefined)?.setData(url);
@@ -125,6 +127,22 @@ function BaseLayers({ holdDetail }: { holdDetail?: boolean }) {
   return null;
 }
 
+/**
+ * Marks the first frame drawn with the land in it (`wt-map-land`, once per page load): what
+ * bench:map measures from the shell's first paint (`wt-shell`).
+ */
+function markLandPainted(m: ReturnType<MapRef['getMap']>) {
+  if (performance.getEntriesByName('wt-map-land').length > 0) return;
+  const onData = (e: { sourceId?: string }) => {
+    if (e.sourceId !== 'base-land' || !m.isSourceLoaded('base-land')) return;
+    m.off('sourcedata', onData);
+    m.once('render', () => {
+      if (performance.getEntriesByName('wt-map-land').length === 0) performance.mark('wt-map-land');
+    });
+  };
+  m.on('sourcedata', onData);
+}
+
 function ZoomButtons() {
   const { current: map } = useMap();
   const { t } = useTranslation('monitor');
@@ -190,6 +208,7 @@ export function MapView({
         // The style is in: layers can be added (the base shapes may still be loading).
         onStyleData={(e) => {
           if (ready) return;
+          if (performance.getEntriesByName('wt-map-style').length === 0) performance.mark('wt-map-style');
           setReady(true);
           onLoad?.(e.target as unknown as MapRef);
         }}

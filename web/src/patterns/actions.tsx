@@ -80,6 +80,8 @@ export function ActionButton(props: {
   onPress: () => void;
 }) {
   const a = props.action;
+  // The confirmation covers the button: its tooltip is kept closed meanwhile, not drawn over it.
+  const [confirming, setConfirming] = useState(false);
   const plain = (
     <Button
       type={props.type}
@@ -96,10 +98,16 @@ export function ActionButton(props: {
       {props.compact ? null : a.label}
     </Button>
   );
-  const button = props.compact ? <Tooltip title={a.title ?? a.label}>{plain}</Tooltip> : plain;
+  const button = props.compact ? (
+    <Tooltip title={a.title ?? a.label} {...(confirming ? { open: false } : {})}>
+      {plain}
+    </Tooltip>
+  ) : (
+    plain
+  );
   if (!props.confirm || a.disabled) return button;
   return (
-    <Popconfirm title={props.confirm} onConfirm={props.onPress} okButtonProps={{ danger: a.danger }}>
+    <Popconfirm title={props.confirm} onConfirm={props.onPress} okButtonProps={{ danger: a.danger }} onOpenChange={setConfirming}>
       {button}
     </Popconfirm>
   );

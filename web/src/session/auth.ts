@@ -8,14 +8,35 @@ import { useTags } from '../stores/tags';
 import { useNotice } from '../stores/notice';
 import { sessionStore } from '../utils/storage';
 import { currentLocale } from '../i18n';
+import { browserCoordination, createRefresher } from './refresh';
 
 export const USER_INFO_KEY = 'userInfo';
+
+const refresher = createRefresher({
+  current: () => {
+    const { userId, refreshToken } = useSession.getState();
+    return { userId, refreshToken };
+  },
+  store: ({ token, refreshToken }) => useSession.getState().setTokens(token, refreshToken),
+  request: async (UserId, RefreshToken) => {
+    const r = await call('/User/RefreshToken', { UserId, RefreshToken }, { keepSessionOnTokenError: true });
+    return { token: r.info.AccessToken, refreshToken: r.info.RefreshToken };
+  },
+  ...browserCoordination(),
+});
 
 configureClient({
   getToken: () => useSession.getState().token,
   onTokenInvalid: (err) => expireSession(err.messageKey),
+  refresh: () => refreshTokens(),
   getLanguage: currentLocale,
 });
+
+/**
+ * Whether this page load has renewed its tokens: a reload starts with the tokens of the page
+ * before, whose access token may be close to its end, so the first user-info fetch renews them.
+ */
+let renewedSinceLoad = false;
 
 /** Clears what the session holds in memory and in sessionStorage. */
 export function clearSession(): void {
@@ -44,6 +65,7 @@ export async function login(LoginName: string, Password: string, Language?: stri
   const r = await call('/User/Login', { LoginName, Password, Language });
   clearSession();
   useSession.getState().setLogin({ token: r.AccessToken, refreshToken: r.refreshToken, userId: r.Item.UserId, loginName: r.Item.LoginName });
+  renewedSinceLoad = true;
 }
 
 let pendingInfo: Promise<UserInfo> | null = null;
@@ -54,6 +76,11 @@ export function ensureUserInfo(): Promise<UserInfo> {
   if (s.userInfo) return Promise.resolve(s.userInfo);
   if (!s.token || !s.userId) return Promise.reject(new Error('no session'));
   const userId = s.userId;
+  if (!renewedSinceLoad) {
+    renewedSinceLoad = true;
+    // Alongside the fetch: a call that meets an expired access token waits for this same refresh.
+    void refreshTokens();
+  }
   pendingInfo ??= queryClient
     .fetchQuery({
       queryKey: [USER_INFO_KEY, userId],
@@ -70,17 +97,12 @@ export function ensureUserInfo(): Promise<UserInfo> {
   return pendingInfo;
 }
 
-/** Renews the tokens with the refresh token; refresh tokens rotate, so the new one is kept. */
-export async function refreshTokens(): Promise<boolean> {
-  const { userId, refreshToken } = useSession.getState();
-  if (!userId || !refreshToken) return false;
-  try {
-    const r = await call('/User/RefreshToken', { UserId: userId, RefreshToken: refreshToken });
-    useSession.getState().setTokens(r.info.AccessToken, r.info.RefreshToken);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * Renews the tokens with the refresh token; refresh tokens rotate, so the new one is kept (and
+ * handed to the other tabs holding the old one). One refresh at a time across the browser.
+ */
+export function refreshTokens(): Promise<boolean> {
+  return refresher.refresh();
 }
 
 /** Records an action in the login log; a failure never blocks what the user asked for. */

@@ -125,10 +125,15 @@ export async function pageAnalysis(ctx: AuthedContext, body: { UserId?: number; 
        WHERE a.path LIKE $1 AND al.created_at >= ${since} GROUP BY al.type ORDER BY n DESC`,
       [pattern, start],
     ),
+    // The figures are what the devices report now (their latest reading, as the device card shows
+    // it) when reported within the period; the readings and abnormal ones are counted over it.
     q<{ n: number; hr: number | null; sy: number | null; di: number | null; bt: number | null; bo: number | null; abnormal: number }>(
-      `SELECT count(*)::int AS n, avg(heart_rate) AS hr, avg(systolic) AS sy, avg(diastolic) AS di, avg(body_temp) AS bt, avg(blood_oxygen) AS bo,
-         count(*) FILTER (WHERE heart_rate > 120 OR heart_rate < 50 OR blood_oxygen < 90 OR body_temp > 37.5 OR systolic > 140)::int AS abnormal
-       FROM health_readings WHERE device_id IN (${devicesOf}) AND time >= ${since}`,
+      `SELECT r.n, r.abnormal, s.hr, s.sy, s.di, s.bt, s.bo
+       FROM (SELECT count(*)::int AS n,
+               count(*) FILTER (WHERE heart_rate > 120 OR heart_rate < 50 OR blood_oxygen < 90 OR body_temp > 37.5 OR systolic > 140)::int AS abnormal
+             FROM health_readings WHERE device_id IN (${devicesOf}) AND time >= ${since}) r,
+            (SELECT avg(heart_rate) AS hr, avg(systolic) AS sy, avg(diastolic) AS di, avg(body_temp) AS bt, avg(blood_oxygen) AS bo
+             FROM device_state WHERE device_id IN (${devicesOf}) AND health_time >= ${since}) s`,
       [pattern, start],
     ),
     q<{ day: string; n: number; active: number }>(

@@ -1,14 +1,15 @@
 // A thin bar at the top of the window from the moment a page is asked for until it is shown: the
-// router's navigation state covers the route's check and the loading of the page's module.
+// router's navigation state covers the route's check and the loading of the page's module, the
+// pending page (KeepAliveOutlet) the time it takes to render.
 import { useEffect, useState } from 'react';
-import { useNavigation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { theme } from 'antd';
+import { usePagePending } from './pagePending';
 
 export function NavigationProgress() {
   const { t } = useTranslation('shell');
   const { token } = theme.useToken();
-  const busy = useNavigation().state !== 'idle';
+  const busy = usePagePending((s) => s.navigating || s.pending);
   // After a navigation the bar fills and fades instead of vanishing mid-way.
   const [finishing, setFinishing] = useState(false);
   const [wasBusy, setWasBusy] = useState(busy);

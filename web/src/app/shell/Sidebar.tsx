@@ -88,6 +88,7 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
         <Menu
           theme="dark"
           mode="inline"
+          className="wt-side-menu"
           inlineCollapsed={collapsed}
           items={items}
           selectedKeys={[selected]}

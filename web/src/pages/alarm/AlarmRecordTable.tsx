@@ -2,6 +2,8 @@
 // single-device alarm page: filters, confirm one, confirm all of today's with a remark (of the one
 // device on its page), where it happened on the monitor, who confirmed it and when, export.
 import { useEffect, useState } from 'react';
+import { PositionText } from '../../components/PositionText';
+import { AlarmTimes } from './AlarmTimes';
 import { App, Button, DatePicker, Input, Select, Tag, Typography } from 'antd';
 import { CheckCircleOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
@@ -128,7 +130,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
           </>
         }
         columns={[
-          { key: 'Created', title: t('alarm:record.time'), dataIndex: 'LastTime', width: 165 },
+          { key: 'Created', title: t('alarm:record.time'), render: (_, r) => <AlarmTimes alarm={r} />, width: 175 },
           {
             key: 'Type',
             title: t('alarm:record.type'),
@@ -168,7 +170,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
                   data-testid="alarm-position"
                   style={{ whiteSpace: 'nowrap' }}
                 >
-                  <EnvironmentOutlined /> {r.Lat.toFixed(5)}, {r.Lon.toFixed(5)}
+                  <EnvironmentOutlined /> <PositionText lat={r.Lat} lon={r.Lon} />
                 </Link>
               ) : (
                 <Typography.Text type="secondary">-</Typography.Text>

@@ -1,6 +1,8 @@
 // One device (/devices/detail?imei=): identity, wearer, latest state, recent alarms, command
 // history and fences, with links to its history, live track and alarm page.
 import { useState } from 'react';
+import { PositionText } from '../../components/PositionText';
+import { AlarmTimes } from '../alarm/AlarmTimes';
 import { Link, useSearchParams } from 'react-router';
 import { Badge, Button, Card, Col, Descriptions, Empty, List, Result, Row, Space, Spin, Table, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -39,7 +41,7 @@ function RecentAlarms({ imei }: { imei: string }) {
           dataSource={alarms.data?.Items ?? []}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('devices:detail.noAlarms')} /> }}
           columns={[
-            { key: 'time', title: t('devices:detail.alarmTime'), render: (_, a) => shownTime(a.LastTime), width: 170 },
+            { key: 'time', title: t('devices:detail.alarmTime'), render: (_, a) => <AlarmTimes alarm={a} format={shownTime} />, width: 180 },
             { key: 'message', title: t('devices:detail.alarmType'), render: (_, a) => <AlarmMessage messageKey={a.MessageKey} params={a.MessageParams} text={a.Message} /> },
             {
               key: 'status',
@@ -115,7 +117,13 @@ export default function DeviceDetailPage() {
             <RelativeTime value={d.LastCommunication} />
           </Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.position')}>
-            {d.LastLocation ? `${d.LastLocation.Lat.toFixed(5)}, ${d.LastLocation.Lon.toFixed(5)} (${shownTime(d.LastLocation.Time)})` : none}
+            {d.LastLocation ? (
+              <>
+                <PositionText lat={d.LastLocation.Lat} lon={d.LastLocation.Lon} time={d.LastLocation.Time} /> ({shownTime(d.LastLocation.Time)})
+              </>
+            ) : (
+              none
+            )}
           </Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.battery')}>{d.Battery === null ? none : `${d.Battery}%`}</Descriptions.Item>
           <Descriptions.Item label={t('devices:detail.signal')}>{d.Signal ?? none}</Descriptions.Item>

@@ -1,8 +1,9 @@
 // The device list (/devices/list): server-side paged, searched, filtered and sorted; row actions
 // and batch actions over the selected rows.
 import { useMemo, useRef, useState, type Key } from 'react';
+import { PositionText } from '../../components/PositionText';
 import { Link } from 'react-router';
-import { App, Badge, Button, Card, Dropdown, Input, Select, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { App, Badge, Button, Card, Dropdown, Input, Select, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import {
   AimOutlined,
@@ -203,11 +204,7 @@ export default function DevicesPage() {
       width: 190,
       render: (_, d) =>
         d.LastLocation ? (
-          <Tooltip title={shownTime(d.LastLocation.Time)}>
-            <span>
-              {d.LastLocation.Lat.toFixed(5)}, {d.LastLocation.Lon.toFixed(5)}
-            </span>
-          </Tooltip>
+          <PositionText lat={d.LastLocation.Lat} lon={d.LastLocation.Lon} time={d.LastLocation.Time} />
         ) : (
           <Typography.Text type="secondary">—</Typography.Text>
         ),

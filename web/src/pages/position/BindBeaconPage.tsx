@@ -1,6 +1,7 @@
 // Master-slave binding (/position/bindBeacon, SPEC §3): a watch (the master) and the tags it should
 // keep near; each slave's last hearing and whether it is separated, asked again every few seconds.
 import { useEffect, useState } from 'react';
+import { PositionText } from '../../components/PositionText';
 import { Button, Form, Input, InputNumber, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -156,7 +157,7 @@ export default function BindBeaconPage() {
           key: 'Position',
           title: t('bind:field.position'),
           width: 190,
-          render: (_, r) => (r.Lat !== null && r.Lon !== null ? `${r.Lon.toFixed(5)}, ${r.Lat.toFixed(5)}${r.Accuracy !== null ? ` ±${Math.round(r.Accuracy)} m` : ''}` : '—'),
+          render: (_, r) => <PositionText lat={r.Lat} lon={r.Lon} accuracy={r.Accuracy} />,
         },
         { key: 'Account', title: t('bind:field.account'), dataIndex: 'AccountName', width: 120, onCell: userDataCell },
         { key: 'UpdatedAt', title: t('bind:field.updatedAt'), width: 170, render: (_, r) => shownTime(r.UpdatedAt) },

@@ -3,6 +3,7 @@
 // alarm's position when there is one, marked on the map), and its unconfirmed alarms are listed
 // with confirm-with-remark. A device in SOS chosen on the map shows them too.
 import { useEffect, useState } from 'react';
+import { AlarmTimes } from '../../alarm/AlarmTimes';
 import { App, Button, Card, Empty, List, Space, Spin, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -142,7 +143,7 @@ export function DeviceAlarms({ deviceId, focused, onClose }: { deviceId: number;
                       {a.Count > 1 ? ` ×${a.Count}` : ''}
                     </div>
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {a.LastTime}
+                      <AlarmTimes alarm={a} />
                     </Typography.Text>
                   </>
                 }

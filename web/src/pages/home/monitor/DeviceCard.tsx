@@ -1,6 +1,7 @@
 // The card of the device chosen on the map or in the list: wearer, battery, signal, steps,
 // latest health, last communication, address, connection, and where to go from here.
 import { useState } from 'react';
+import { useAddress } from '../../../components/PositionText';
 import { Button, Card, Descriptions, Space, Spin, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -26,12 +27,8 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
     refetchInterval: 15_000,
   });
   const d = card.data?.Device;
-  const address = useQuery({
-    queryKey: ['monitor', 'address', d?.Lat, d?.Lon],
-    queryFn: () => call('/device/reverse_Geocoding_gaode', { Lat: d!.Lat!, Lon: d!.Lon! }),
-    enabled: d?.Lat != null && d?.Lon != null,
-    staleTime: 5 * 60_000,
-  });
+  // The same lookup, and format, as every position the console shows (PositionText).
+  const address = useAddress(d?.Lat, d?.Lon);
   const h = card.data?.Health;
   const p = card.data?.Person;
   const go = (path: string) => navigate(`${path}?imei=${d?.Imei ?? ''}&id=${deviceId}`);
@@ -94,8 +91,8 @@ export function DeviceCard({ deviceId, onClose }: { deviceId: number; onClose: (
               {d.LastSeen && <Typography.Text type="secondary"> ({shownTime(d.LastSeen)})</Typography.Text>}
             </Descriptions.Item>
             <Descriptions.Item label={t('card.address')} span={2}>
-              <span data-testid="device-address" {...(address.data?.Address && d.Lat != null ? USER_DATA : {})}>
-                {d.Lat == null ? t('card.noFix') : address.data?.Address ?? t('card.locating')}
+              <span data-testid="device-address" {...(address.data && d.Lat != null ? USER_DATA : {})}>
+                {d.Lat == null ? t('card.noFix') : address.data ?? t('card.locating')}
               </span>
             </Descriptions.Item>
           </Descriptions>
