@@ -30,10 +30,11 @@ export interface Database {
 
 const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** The migrations this build carries (drizzle's journal). */
+let carried: number | undefined;
+/** The migrations this build carries (drizzle's journal, read once). */
 function migrationCount(): number {
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
-  return journal.entries.length;
+  carried ??= (JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+  return carried;
 }
 
 /** Whether the database holds every migration this build carries (readiness). */
