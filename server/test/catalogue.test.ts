@@ -33,8 +33,10 @@ describe.each(databases())('model catalogue on %s', (kind) => {
     const health = models.body.Items.find((m: { Name: string }) => m.Name.includes('健康'));
     expect(health).toMatchObject({ Protocol: 'watch', Functions: { HealthConfig: true, DeviceFence: true } });
     expect(health.Commands.every((c: string) => watchCodes.includes(c))).toBe(true);
-    // Writes are for administrators only.
-    const refused = await p.call('/Command/SaveProtocol', { Code: 'x', Name: 'x' }, tok);
+    // Writes are the platform's administrators' only: not for an account registered below the root.
+    await p.call('/User/Register', { LoginName: 'member1', Password: 'abc123', ConfirmPassword: 'abc123', Email: 'm@example.com' });
+    const member = (await p.login('member1', 'abc123')).token;
+    const refused = await p.call('/Command/SaveProtocol', { Code: 'x', Name: 'x' }, member);
     expect(refused.status).toBe(403);
   });
 
