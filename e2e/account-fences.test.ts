@@ -232,9 +232,13 @@ function fenceFlow(l: Lang) {
 
     // Out of the polygon: two fixes outside confirm the crossing; the pop-up names the fence.
     await walk(l.imei, [outside, outside]);
-    // (The other language's polygon covers the same ground: its pop-up comes too.)
-    const left = msg.alarm.msg.fenceOut.replace('{{fence}}', l.polygon);
-    const note = page.locator('.ant-notification-notice', { has: page.locator(`.wt-alarm-note[data-alarm-type="23"]`, { hasText: l.imei }) }).filter({ hasText: left });
+    // (The other language's polygon covers the same ground: its alarm comes too, and the shared
+    // pop-up of alarms other than SOS shows whichever came last, so either fence's name will do.)
+    const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const leftAny = new RegExp(
+      LANGS.map((x) => escape(msg.alarm.msg.fenceOut.replace('{{fence}}', x.polygon))).join('|'),
+    );
+    const note = page.locator('.ant-notification-notice', { has: page.locator(`.wt-alarm-note[data-alarm-type="23"]`, { hasText: l.imei }) }).filter({ hasText: leftAny });
     await note.first().waitFor({ timeout: 30_000 });
     await screenshot(page, `account-fences-alarm-${l.lang}`);
     for (const close of await page.locator('.ant-notification-notice-close').all()) await close.click({ timeout: 2_000 }).catch(() => undefined);
