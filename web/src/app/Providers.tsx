@@ -33,7 +33,8 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={ANTD_LOCALES[locale]} componentSize={size} theme={theme}>
-        <AntApp>{children}</AntApp>
+        {/* Notifications at the top start below the header, clear of its buttons (the alarm bell). */}
+        <AntApp notification={{ top: 72 }}>{children}</AntApp>
       </ConfigProvider>
     </QueryClientProvider>
   );
