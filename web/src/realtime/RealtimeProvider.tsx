@@ -13,7 +13,7 @@ import { liveDevices } from '../map/deviceStore';
 import { indoorLive } from '../indoor/live/indoorStore';
 import { AlarmMessage } from '../i18n/AlarmMessage';
 import { useAlarmTypeName, useAlarmTypes } from '../pages/alarm/queries';
-import { closeNotices, noticeClosed, noticeOpened, noticeSlot, setNoticeClosedListener, setNoticeCloser } from './alarmNotices';
+import { closeNotices, noticeClosed, noticeOpened, setNoticeClosedListener, setNoticeCloser } from './alarmNotices';
 import { AlarmSoundPlayer, alarmSoundOf } from './alarmSound';
 import { RealtimeConnection } from './connection';
 import { emitCommands, emitRefresh } from './events';
@@ -97,8 +97,7 @@ export function RealtimeProvider() {
         else if (m.type === 'refresh' || (m.type === 'alarm' && m.alarm.NotificationType === REFRESH_NOTIFICATION_TYPE)) emitRefresh();
         else if (m.type === 'alarm') {
           const a = m.alarm;
-          const slot = noticeSlot(a.NotificationType, SOS_NOTIFICATION_TYPE, `alarm-${m.deviceId}-${a.NotificationType}-${Date.now()}`);
-          const key = slot.key;
+          const key = `alarm-${m.deviceId}-${a.NotificationType}-${Date.now()}`;
           useRealtime.getState().pushAlarm({ ...a, key, deviceId: m.deviceId, receivedAt: Date.now() });
           if (a.NotificationType === SOS_NOTIFICATION_TYPE) liveDevices.setSos(m.deviceId, true);
           const setting = settings.current.get(a.NotificationType);
@@ -131,15 +130,10 @@ export function RealtimeProvider() {
                 <div style={{ color: SECONDARY_TEXT, fontSize: 12 }}>
                   IMEI {a.DeviceID} · {shownTime(a.Created)}
                 </div>
-                {slot.count > 1 ? (
-                  <div style={{ fontSize: 12 }} data-testid="alarm-more">
-                    {tt('alarm.more', { count: slot.count - 1 })}
-                  </div>
-                ) : null}
               </div>
             ),
             duration: policy.durationS,
-            placement: slot.placement,
+            placement: 'bottomRight',
             className: 'wt-alarm-notice',
             onClick: openOnMonitor,
             style: { cursor: 'pointer' },
