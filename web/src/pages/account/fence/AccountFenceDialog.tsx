@@ -28,7 +28,7 @@ import type { FenceShape } from '../../devices/fence/geometry';
 import { AccountFenceMap, type DrawMode } from './AccountFenceMap';
 import { DistrictPicker } from './district';
 import type { MapAccountFence } from './FenceLayers';
-import { ACCOUNT_FENCE_KEYS, useDevicesAround, type AccountFence, type FenceType } from './queries';
+import { ACCOUNT_FENCE_KEYS, type AccountFence, type FenceType } from './queries';
 import { ScheduleInput } from './ScheduleInput';
 import { WatchedAccountsSelect, type KnownAccount } from './WatchedAccountsSelect';
 
@@ -101,8 +101,6 @@ function FenceFields({
   const radius = Form.useWatch('Radius', { form, preserve: true });
   const district = Form.useWatch('DistrictCode', { form, preserve: true });
   const name = Form.useWatch('Name', { form, preserve: true });
-  const watched = Form.useWatch<number[] | undefined>('UserIds', { form, preserve: true });
-  const around = useDevicesAround(watched);
   const fenceId = form.getFieldValue('FenceId') as number | undefined;
 
   const editing = useMemo<MapAccountFence | null>(
@@ -251,7 +249,6 @@ function FenceFields({
             drawMode={drawMode}
             onDrawn={drawn}
             focusKey={`${type ?? ''}:${district ?? ''}`}
-            around={around}
             height={560}
           />
         </div>

@@ -9,11 +9,8 @@ import { MapView } from '../../../map/MapView';
 import type { FenceShape } from '../../devices/fence/geometry';
 import { FenceLayers, useFenceCollection, type MapAccountFence } from './FenceLayers';
 import { featureBounds } from './queries';
-import { boundsOf } from '../../../map/bounds';
 
 export type DrawMode = FenceDrawMode;
-
-const NOWHERE: readonly [number, number][] = [];
 
 const DRAW_STYLE = { fillColor: '#1677ff', outlineColor: '#0958d9', fillOpacity: 0.2 } as const;
 
@@ -22,32 +19,17 @@ const DRAW_STYLE = { fillColor: '#1677ff', outlineColor: '#0958d9', fillOpacity:
  * a shape is being drawn: the fences arriving then would move the map under the pointer, and the
  * next click would land somewhere else.
  */
-function FitView({
-  fit,
-  around,
-  focusKey,
-  drawing,
-}: {
-  fit: GeoJSON.Feature<GeoJSON.MultiPolygon>[];
-  around: readonly [number, number][];
-  focusKey: string;
-  drawing: boolean;
-}) {
+function FitView({ fit, focusKey, drawing }: { fit: GeoJSON.Feature<GeoJSON.MultiPolygon>[]; focusKey: string; drawing: boolean }) {
   const { current } = useMap();
   const latest = useRef(fit);
   latest.current = fit;
-  const nearby = useRef(around);
-  nearby.current = around;
   const frozen = useRef(drawing);
   frozen.current = drawing;
   const ready = fit.length > 0;
-  // With no fence to show, the view opens where the devices are (not at country scale).
-  const placed = around.length > 0;
   useEffect(() => {
-    if (!current || frozen.current) return;
-    const b = featureBounds(latest.current) ?? boundsOf([...nearby.current]);
-    if (b) current.fitBounds(b, { padding: 50, maxZoom: 15, duration: 0 });
-  }, [current, focusKey, ready, placed]);
+    const b = featureBounds(latest.current);
+    if (current && b && !frozen.current) current.fitBounds(b, { padding: 50, maxZoom: 16, duration: 0 });
+  }, [current, focusKey, ready]);
   return null;
 }
 
@@ -61,8 +43,6 @@ export interface AccountFenceMapProps {
   onDrawn?: (shape: FenceShape) => void;
   /** The view moves to the selected fence (else the edited shape, else every fence) when it changes. */
   focusKey: string;
-  /** [lon, lat] of the devices the fence is about: the view opens on them when there is no fence to show. */
-  around?: readonly [number, number][];
   height?: number | string;
   id?: string;
 }
@@ -89,7 +69,7 @@ export function AccountFenceMap(props: AccountFenceMapProps) {
       >
         {/* The view moves before the layers take new data: moved after, a source could keep the
             empty tiles it loaded for the new view while its data was being replaced. */}
-        <FitView fit={fit} around={props.around ?? NOWHERE} focusKey={fitKey} drawing={!!props.drawMode} />
+        <FitView fit={fit} focusKey={fitKey} drawing={!!props.drawMode} />
         <FenceLayers id="account-fences" data={listed} />
         <FenceLayers id="account-fence-edited" data={edited} />
         {props.onDrawn ? <FenceDrawControl mode={props.drawMode ?? null} onDrawn={props.onDrawn} style={DRAW_STYLE} keep={false} clearOnFinish /> : null}

@@ -1,7 +1,7 @@
 // The account fences as the console reads them: query keys, the list call (one page, or every page
 // for the monitor map), and the fences as GeoJSON for a map (districts with their boundary).
 import { useQuery } from '@tanstack/react-query';
-import { BIG_DATA_FIELDS, type accountFence } from '@wt/contract';
+import type { accountFence } from '@wt/contract';
 import { call } from '../../../api/client';
 import { circleRing } from '../../devices/fence/geometry';
 import { projectionOf, type MapProjection } from '../../../map/projection';
@@ -230,27 +230,3 @@ export function featureBounds(
 }
 
 export { projectionOf };
-
-const NO_POINTS: [number, number][] = [];
-
-/**
- * Where the devices of the watched accounts are ([lon, lat]), else those of the caller's own
- * accounts: a new fence's map opens there instead of at country scale.
- */
-export function useDevicesAround(userIds: readonly number[] | undefined): [number, number][] {
-  const ids = [...new Set(userIds ?? [])].sort((a, b) => a - b);
-  const q = useQuery({
-    queryKey: ['account-fence-around', ids],
-    staleTime: 60_000,
-    queryFn: async () => {
-      const lat = BIG_DATA_FIELDS.indexOf('Lat');
-      const lon = BIG_DATA_FIELDS.indexOf('Lon');
-      const pointsOf = (rows: unknown[][]) =>
-        rows.flatMap((r) => (typeof r[lat] === 'number' && typeof r[lon] === 'number' ? [[r[lon], r[lat]] as [number, number]] : []));
-      const of = async (UserId?: number) => pointsOf((await call('/device/devicesByUserIdPageColorBigData', UserId ? { UserId } : {})).Rows as unknown[][]);
-      const watched = (await Promise.all(ids.map((id) => of(id)))).flat();
-      return watched.length > 0 ? watched : of();
-    },
-  });
-  return q.data ?? NO_POINTS;
-}
