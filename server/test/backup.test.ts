@@ -9,10 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { createPgDatabase, databases, startTestPlatform, type DbKind, type TestPlatform } from './helpers.js';
+import { createPgDatabase, databases, startTestPlatform, testConfig, type DbKind, type TestPlatform } from './helpers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const exec = promisify(execFile);
@@ -112,17 +111,7 @@ describe.each(databases())('backup and restore on %s', (kind: DbKind) => {
       expect(other.stderr).toMatch(/holds a (pglite|postgres) database/);
     }
 
-    const config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WATCH_PORT: '0',
-      GT06_PORT: '0',
-      OSMAND_PORT: '0',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      SIMULATE: '0',
-      ...(target ? { DATABASE_URL: target.url } : {}),
-    });
+    const config = testConfig(dataDir, target ? { DATABASE_URL: target.url } : {});
     const second: Platform = await startPlatform(config);
     cleanup.push(() => second.close());
     // Compared before any call writes (a login logs itself).

@@ -46,6 +46,21 @@ export interface TestPlatform extends Platform {
   stop(): Promise<void>;
 }
 
+/** A test platform's configuration: any free ports on this host, quiet, no simulation, `dataDir`. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WATCH_PORT: '0',
+    GT06_PORT: '0',
+    OSMAND_PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    SIMULATE: '0',
+    ...env,
+  });
+}
+
 export async function startTestPlatform(
   kind: DbKind = 'pglite',
   env: Record<string, string> = {},
@@ -54,19 +69,7 @@ export async function startTestPlatform(
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-test-'));
   const pgdb = kind === 'postgres' ? await createPgDatabase() : undefined;
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    WATCH_PORT: '0',
-    GT06_PORT: '0',
-    OSMAND_PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATA_DIR: dataDir,
-    DEMO: '1',
-    SIMULATE: '0',
-    ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
-    ...env,
-  });
+  const config = testConfig(dataDir, { DEMO: '1', ...(pgdb ? { DATABASE_URL: pgdb.url } : {}), ...env });
   const platform = await startPlatform(config, opts);
   const call: TestPlatform['call'] = async (p, body = {}, token, headers = {}) => {
     const res = await fetch(`${platform.url}/api${p}`, {
