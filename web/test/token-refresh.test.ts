@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BroadcastChannel as NodeChannel } from 'node:worker_threads';
-import { createRefresher, type ChannelLike, type LockManagerLike, type SessionTokens, type TokenPair } from '../src/session/refresh';
+import { accessTokenSecondsLeft, createRefresher, renewOnStart, type ChannelLike, type LockManagerLike, type SessionTokens, type TokenPair } from '../src/session/refresh';
 import { call, setFetch } from '../src/api/client';
 import { useSession } from '../src/stores/session';
 import { clearSession, ensureUserInfo } from '../src/session/auth';
@@ -153,10 +153,44 @@ describe('the console renews an expired access token', () => {
     expect(useSession.getState().token).toBe('a1');
   });
 
+  it('a tab opened with a fresh access token renews nothing at start-up, so it spends no refresh token of the other tabs', async () => {
+    const fresh = tokenExpiringIn(14 * 60);
+    accessValid = fresh;
+    useSession.getState().setLogin({ token: fresh, refreshToken: 'r0', userId: 7, loginName: 'ann' });
+    const info = await ensureUserInfo();
+    expect(info.UserId).toBe(7);
+    expect(calls.filter((c) => c.path === '/User/RefreshToken')).toHaveLength(0);
+    expect(useSession.getState().refreshToken).toBe('r0');
+  });
+
   it('a refused refresh ends the session once', async () => {
     setFetch((async () => new Response(JSON.stringify({ State: 1100, Message: 'auth.refreshInvalid' }), { status: 401 })) as typeof fetch);
     useSession.getState().setLogin({ token: 'expired', refreshToken: 'spent', userId: 7, loginName: 'ann' });
     await expect(call('/ExceptionMessage/ExceptionType', { PageNo: 1, PageCount: 10 })).rejects.toMatchObject({ state: 1100 });
     expect(useSession.getState().token).toBeNull();
+  });
+});
+
+/** An access token as the server signs it: base64url JSON claims, a dot, a signature. */
+function tokenExpiringIn(seconds: number, nowMs = Date.now()): string {
+  const body = Buffer.from(JSON.stringify({ sub: 7, sid: 1, exp: Math.floor(nowMs / 1000) + seconds })).toString('base64url');
+  return `${body}.signature`;
+}
+
+describe('when a page renews its tokens at start-up', () => {
+  const now = Date.UTC(2026, 10, 27, 8, 0, 0);
+  it('reads the seconds left from the token', () => {
+    expect(accessTokenSecondsLeft(tokenExpiringIn(600, now), now)).toBe(600);
+    expect(accessTokenSecondsLeft('opaque', now)).toBeNull();
+    expect(accessTokenSecondsLeft('!!!.sig', now)).toBeNull();
+    expect(accessTokenSecondsLeft(null, now)).toBeNull();
+  });
+  it('renews a token that would run out before the next periodic refresh, or one it cannot read', () => {
+    const every = 300_000;
+    expect(renewOnStart(tokenExpiringIn(900, now), every, now)).toBe(false);
+    expect(renewOnStart(tokenExpiringIn(361, now), every, now)).toBe(false);
+    expect(renewOnStart(tokenExpiringIn(359, now), every, now)).toBe(true);
+    expect(renewOnStart(tokenExpiringIn(-5, now), every, now)).toBe(true);
+    expect(renewOnStart('expired', every, now)).toBe(true);
   });
 });

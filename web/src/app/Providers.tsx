@@ -33,8 +33,11 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={ANTD_LOCALES[locale]} componentSize={size} theme={theme}>
-        {/* Notifications at the top start below the header, clear of its buttons (the alarm bell). */}
-        <AntApp notification={{ top: 72 }}>{children}</AntApp>
+        {/*
+          Notifications at the top start below the header, clear of its buttons (the alarm bell); those
+          at the bottom start above the map's zoom buttons (map.css .wt-map-zoom).
+        */}
+        <AntApp notification={{ top: 72, bottom: 120 }}>{children}</AntApp>
       </ConfigProvider>
     </QueryClientProvider>
   );

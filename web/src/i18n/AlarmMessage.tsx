@@ -1,11 +1,11 @@
 // An alarm's content on a page: its catalogue key and parameters in the console's language, with
-// the parameters people named (a fence's name) marked as user data for the untranslated-text checks.
+// the parameters people named (a fence's, a location's or a tag's name) marked as user data for the untranslated-text checks.
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { alarmMessageText } from './texts';
 
 /** Parameters of alarm messages that hold names people gave (shown as they are). */
-const USER_PARAMS = ['fence'] as const;
+const USER_PARAMS = ['fence', 'location', 'slave'] as const;
 const MARK = '\u0000';
 
 export function AlarmMessage({ messageKey, params, text }: { messageKey?: string; params?: Record<string, unknown>; text: string }) {

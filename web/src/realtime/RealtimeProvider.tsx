@@ -6,14 +6,24 @@ import { useEffect, useRef, useState } from 'react';
 import { App, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type RealtimeMessage } from '@wt/contract';
+import { ALWAYS_ON_ALARM_CODES, LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type RealtimeMessage } from '@wt/contract';
 import { call } from '../api/client';
 import { useSession } from '../stores/session';
 import { liveDevices } from '../map/deviceStore';
 import { indoorLive } from '../indoor/live/indoorStore';
 import { AlarmMessage } from '../i18n/AlarmMessage';
 import { useAlarmTypeName, useAlarmTypes } from '../pages/alarm/queries';
-import { closeNotices, noticeClosed, noticeOpened, setNoticeClosedListener, setNoticeCloser } from './alarmNotices';
+import {
+  MORE_NOTICE_KEY,
+  admitNotice,
+  closeNoticeKeys,
+  closeNotices,
+  moreNoticeClosed,
+  noticeClosed,
+  noticeOpened,
+  setNoticeClosedListener,
+  setNoticeCloser,
+} from './alarmNotices';
 import { AlarmSoundPlayer, alarmSoundOf } from './alarmSound';
 import { RealtimeConnection } from './connection';
 import { emitCommands, emitRefresh } from './events';
@@ -106,6 +116,33 @@ export function RealtimeProvider() {
           const tt = tRef.current;
           const opened = { deviceId: m.deviceId, imei: a.DeviceID, type: a.NotificationType };
           const sound = alarmSoundOf(rings.current.get(a.NotificationType), setting);
+          const slot = admitNotice(key, ALWAYS_ON_ALARM_CODES.includes(a.NotificationType));
+          closeNoticeKeys(slot.evict);
+          if (slot.folded > 0) {
+            notification.open({
+              key: MORE_NOTICE_KEY,
+              type: 'info',
+              title: tt('alarm.folded', { count: slot.folded }),
+              duration: 0,
+              placement: 'bottomRight',
+              className: 'wt-alarm-more',
+              actions: (
+                <Button
+                  type="link"
+                  size="small"
+                  data-testid="alarm-more-records"
+                  onClick={() => {
+                    notification.destroy(MORE_NOTICE_KEY);
+                    moreNoticeClosed();
+                    navigateRef.current('/alarm/record');
+                  }}
+                >
+                  {tt('alarm.all')}
+                </Button>
+              ),
+              onClose: moreNoticeClosed,
+            });
+          }
           noticeOpened(key, opened);
           player.current!.start(key, sound);
           // A click on the pop-up opens the device on the monitor, where the alarm is confirmed.
@@ -133,7 +170,7 @@ export function RealtimeProvider() {
               </div>
             ),
             duration: policy.durationS,
-            placement: 'bottomRight',
+            placement: slot.placement,
             className: 'wt-alarm-notice',
             onClick: openOnMonitor,
             style: { cursor: 'pointer' },

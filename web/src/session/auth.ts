@@ -8,7 +8,7 @@ import { useTags } from '../stores/tags';
 import { useNotice } from '../stores/notice';
 import { sessionStore } from '../utils/storage';
 import { currentLocale } from '../i18n';
-import { browserCoordination, createRefresher } from './refresh';
+import { browserCoordination, createRefresher, renewOnStart } from './refresh';
 
 export const USER_INFO_KEY = 'userInfo';
 
@@ -33,8 +33,9 @@ configureClient({
 });
 
 /**
- * Whether this page load has renewed its tokens: a reload starts with the tokens of the page
- * before, whose access token may be close to its end, so the first user-info fetch renews them.
+ * Whether this page load has looked at its tokens: a reload starts with the tokens of the page
+ * before, whose access token may be close to its end, so the first user-info fetch renews them
+ * when it is (see renewOnStart).
  */
 let renewedSinceLoad = false;
 
@@ -79,7 +80,7 @@ export function ensureUserInfo(): Promise<UserInfo> {
   if (!renewedSinceLoad) {
     renewedSinceLoad = true;
     // Alongside the fetch: a call that meets an expired access token waits for this same refresh.
-    void refreshTokens();
+    if (renewOnStart(s.token, LIMITS.tokenRefreshMs)) void refreshTokens();
   }
   pendingInfo ??= queryClient
     .fetchQuery({

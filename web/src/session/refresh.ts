@@ -49,6 +49,34 @@ export interface RefresherDeps {
   handoffMs?: number;
 }
 
+/**
+ * Seconds until an access token runs out, read from its claims (the token's body is base64url
+ * JSON with `exp`), or null when the token cannot be read. Only a hint for when to renew: the
+ * server alone decides whether a token is valid.
+ */
+export function accessTokenSecondsLeft(token: string | null, nowMs = Date.now()): number | null {
+  const body = token?.split('.')[0];
+  if (!body || body === token) return null;
+  try {
+    const json = atob(body.replace(/-/g, '+').replace(/_/g, '/'));
+    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp - nowMs / 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a page that starts with this access token should renew it at once: when it cannot be
+ * read, or would run out before the next periodic refresh (plus a minute's margin). A tab opened
+ * from a live one starts with a fresh token and spends nothing, so opening links in new tabs does
+ * not rotate the refresh token under the other tabs' feet.
+ */
+export function renewOnStart(token: string | null, refreshEveryMs: number, nowMs = Date.now()): boolean {
+  const left = accessTokenSecondsLeft(token, nowMs);
+  return left === null || left * 1000 < refreshEveryMs + 60_000;
+}
+
 export const REFRESH_LOCK = 'wt.token-refresh';
 export const REFRESH_CHANNEL = 'wt.session';
 

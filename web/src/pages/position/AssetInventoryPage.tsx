@@ -205,7 +205,11 @@ export default function AssetInventoryPage() {
         summary && (
           <Space wrap data-testid="asset-counts">
             <Typography.Text type="secondary">{t('assets:perLocation')}</Typography.Text>
-            {summary.PerLocation.length ? summary.PerLocation.map((l) => <Tag key={l.LocationId} color="blue">{`${l.Name} ${l.Count}`}</Tag>) : <Typography.Text type="secondary">{t('assets:noneInside')}</Typography.Text>}
+            {summary.PerLocation.length ? summary.PerLocation.map((l) => (
+                  <Tag key={l.LocationId} color="blue">
+                    <span data-user-data>{l.Name}</span> {l.Count}
+                  </Tag>
+                )) : <Typography.Text type="secondary">{t('assets:noneInside')}</Typography.Text>}
             {summary.Missing > 0 && <Alert type="warning" showIcon title={t('assets:missingCount', { count: summary.Missing, minutes: summary.MissingMinutes })} style={{ padding: '2px 8px' }} />}
           </Space>
         )
