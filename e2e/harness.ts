@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { copySnapshot } from '../server/test/db-snapshot.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, '..');
@@ -35,6 +37,9 @@ export interface ServerProcess {
 /** Starts `server/src/main.ts` as its own process and waits until the console answers. */
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-e2e-'));
+  // An embedded database starts as a copy of the one the run migrated once (global-setup.ts).
+  const snapshot = inject('pgliteSnapshot');
+  if (snapshot && !env.DATABASE_URL) copySnapshot(snapshot, dataDir);
   const ports = { PORT: await freePort(), WATCH_PORT: await freePort(), GT06_PORT: await freePort(), OSMAND_PORT: await freePort() };
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {

@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     name: 'e2e',
     include: ['**/*.test.ts'],
+    // The migrated embedded database every server process copies, made once per run.
+    globalSetup: ['global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // One browser and one server at a time on a 2-core machine.

@@ -67,7 +67,7 @@ describe.skipIf(!!reason)('a cluster behind HAProxy: 2 gateways, 1 API, 1 worker
   beforeAll(async () => {
     const haproxy = ensureHaproxy();
     if ('missing' in haproxy) throw new Error(haproxy.missing);
-    db = await createPgDatabase();
+    db = await createPgDatabase({ migrated: true });
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
     cluster = await startCluster({ gateways: 2, api: 1, workers: 1, databaseUrl: db.url, redisUrl: REDIS!, env: { DEMO: '1', LOG_LEVEL: 'warn' }, output: process.env.CLUSTER_OUTPUT ? 'inherit' : 'ignore' });
     const login = await (await fetch(`${cluster.http}/api/User/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ LoginName: 'admin', Password: 'admin123' }) })).json();

@@ -1,13 +1,15 @@
-// Test harness: starts a real platform (HTTP on a free port) on a fresh database: PGlite in memory
-// always, and a new PostgreSQL database per instance when TEST_DATABASE_URL is set (CI sets it).
+// Test harness: starts a real platform (HTTP on a free port) on a fresh database: PGlite in a new data
+// directory always, and a new PostgreSQL database per instance when TEST_DATABASE_URL is set (CI sets
+// it). Both start as copies of the databases the run's global setup migrated once (db-snapshot.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startPlatform, type Platform, type PlatformOptions } from '../src/platform.js';
+import { copySnapshot } from './db-snapshot.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -16,12 +18,17 @@ export function databases(): DbKind[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new PostgreSQL database on TEST_DATABASE_URL's server: empty, or with `migrated` a copy of the
+ * run's migrated template (when the global setup made one; else empty, and the platform migrates it).
+ */
+export async function createPgDatabase(opts: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = new URL(process.env.TEST_DATABASE_URL!);
   const name = `wt_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const template = opts.migrated ? inject('pgTemplate') : undefined;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
@@ -68,7 +75,9 @@ export async function startTestPlatform(
   opts: PlatformOptions = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wt-test-'));
-  const pgdb = kind === 'postgres' ? await createPgDatabase() : undefined;
+  const snapshot = inject('pgliteSnapshot');
+  if (kind === 'pglite' && snapshot && !env.DATABASE_URL) copySnapshot(snapshot, dataDir);
+  const pgdb = kind === 'postgres' ? await createPgDatabase({ migrated: true }) : undefined;
   const config = testConfig(dataDir, { DEMO: '1', ...(pgdb ? { DATABASE_URL: pgdb.url } : {}), ...env });
   const platform = await startPlatform(config, opts);
   const call: TestPlatform['call'] = async (p, body = {}, token, headers = {}) => {
