@@ -25,7 +25,8 @@ describe.each(databases())('PHO and IR health readings on %s', (kind) => {
     watch = await addDevice(p, 'clinic01', '865000000009401', 'Mrs Sun');
     const clinic = (await q<{ id: number }>(`SELECT id FROM accounts WHERE login_name = 'clinic01'`))[0]!;
     token = await createIntegration(p.deps, `pho-ir-${kind}`, clinic.id);
-  });
+    // A fresh PGlite platform takes long to start on a busy machine.
+  }, 180_000);
   afterAll(() => p?.stop());
 
   const post = async (body: unknown) => {
