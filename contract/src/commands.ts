@@ -59,24 +59,52 @@ const optionalNumber = z.preprocess(
   float(z.coerce.number({ error: K.required })).optional(),
 );
 
-function threshold(range: { min: number; max: number }) {
+/** One bound pair of a threshold command: in range, both or neither (empty: closed), minimum below maximum. */
+function checkPair(v: Record<string, number | undefined>, lo: string, hi: string, range: { min: number; max: number }, ctx: z.RefinementCtx) {
   const params = { min: range.min, max: range.max };
-  return z
-    .object({ min: optionalNumber, max: optionalNumber })
-    .superRefine((v, ctx) => {
-      for (const f of ['min', 'max'] as const) {
-        const x = v[f];
-        if (x !== undefined && (x < range.min || x > range.max)) {
-          ctx.addIssue({ code: 'custom', path: [f], message: K.thresholdRange, params });
-        }
-      }
-      if ((v.min === undefined) !== (v.max === undefined)) {
-        ctx.addIssue({ code: 'custom', path: [v.min === undefined ? 'min' : 'max'], message: K.thresholdBoth });
-      } else if (v.min !== undefined && v.max !== undefined && v.min >= v.max) {
-        ctx.addIssue({ code: 'custom', path: ['min'], message: K.minBelowMax });
-      }
-    });
+  for (const f of [lo, hi]) {
+    const x = v[f];
+    if (x !== undefined && (x < range.min || x > range.max)) {
+      ctx.addIssue({ code: 'custom', path: [f], message: K.thresholdRange, params });
+    }
+  }
+  const a = v[lo];
+  const b = v[hi];
+  if ((a === undefined) !== (b === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [a === undefined ? lo : hi], message: K.thresholdBoth });
+  } else if (a !== undefined && b !== undefined && a >= b) {
+    ctx.addIssue({ code: 'custom', path: [lo], message: K.minBelowMax });
+  }
 }
+
+function threshold(range: { min: number; max: number }) {
+  return z.object({ min: optionalNumber, max: optionalNumber }).superRefine((v, ctx) => checkPair(v, 'min', 'max', range, ctx));
+}
+
+/** The blood pressure bound pairs of BLOOD_PRESSURE_THRESHOLD, in the order the device takes them. */
+export const BLOOD_PRESSURE_FIELDS = [
+  ['systolicMin', 'systolicMax'],
+  ['diastolicMin', 'diastolicMax'],
+] as const;
+
+/**
+ * Systolic and diastolic limits, each pair on its own (SPEC §5: both 20 to 100). A caller that
+ * still sends one `min`/`max` pair means it for both pressures, as the one-pair command did.
+ */
+const bloodPressureThreshold = z.preprocess(
+  (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    if (BLOOD_PRESSURE_FIELDS.flat().some((k) => k in o) || !('min' in o || 'max' in o)) return o;
+    const { min, max, ...rest } = o;
+    return { ...rest, systolicMin: min, systolicMax: max, diastolicMin: min, diastolicMax: max };
+  },
+  z
+    .object({ systolicMin: optionalNumber, systolicMax: optionalNumber, diastolicMin: optionalNumber, diastolicMax: optionalNumber })
+    .superRefine((v, ctx) => {
+      for (const [lo, hi] of BLOOD_PRESSURE_FIELDS) checkPair(v, lo, hi, THRESHOLDS.bloodPressure, ctx);
+    }),
+);
 
 const period = z
   .object({ start: time, end: time })
@@ -118,7 +146,7 @@ export const COMMAND_SCHEMAS = {
   TEMPERATURE: measure,
   BLOOD_OXYGEN: measure,
   HEART_RATE_THRESHOLD: threshold(THRESHOLDS.heartRate),
-  BLOOD_PRESSURE_THRESHOLD: threshold(THRESHOLDS.bloodPressure),
+  BLOOD_PRESSURE_THRESHOLD: bloodPressureThreshold,
   TEMPERATURE_THRESHOLD: threshold(THRESHOLDS.temperature),
   BLOOD_OXYGEN_THRESHOLD: threshold(THRESHOLDS.bloodOxygen),
   FALL_HEIGHT: z.object({

@@ -26,6 +26,7 @@ export const PAGE_CALLS: Record<string, readonly string[]> = {
   '/scene/aoa': ['/Scene/sceneInfoByMonitor'],
   '/scene/beacons': ['/Scene/sceneInfoByMonitor'],
   '/scene/scenemap': ['/Scene/sceneInfoByMonitor'],
+  '/scene/calibration': ['/Scene/sceneInfoByMonitor'],
 };
 
 const PAGES_BY_CALL = new Map<string, string[]>();

@@ -158,12 +158,14 @@ export const PROTECTED_ROUTES: RouteDef[] = [
     path: '/scene',
     redirect: '/scene/sencelist',
     alwaysShow: true,
-    meta: { title: 'scene', icon: 'BankOutlined', roles: ADMIN },
+    // SPEC §2's menu "scene applications".
+    meta: { title: 'sceneApplications', icon: 'BankOutlined', roles: ADMIN },
     children: [
       { path: 'sencelist', view: 'SceneList', meta: { title: 'sceneList', icon: 'BankOutlined', roles: ADMIN } },
       { path: 'floors', view: 'SceneFloors', meta: { title: 'sceneFloors', icon: 'BuildOutlined', roles: ADMIN } },
       { path: 'aoa', view: 'SceneAoa', meta: { title: 'sceneAoa', icon: 'RadarChartOutlined', roles: ADMIN } },
       { path: 'beacons', view: 'SceneBeacons', meta: { title: 'sceneBeacons', icon: 'WifiOutlined', roles: ADMIN } },
+      { path: 'calibration', view: 'SceneCalibration', meta: { title: 'sceneCalibration', icon: 'ExperimentOutlined', roles: ADMIN } },
       { path: 'scenemap', view: 'SceneMap', hidden: true, meta: { title: 'sceneMap', roles: ADMIN } },
     ],
   },

@@ -61,7 +61,6 @@ describe('health thresholds', () => {
     ['TEMPERATURE_THRESHOLD', 16, 60],
     ['BLOOD_OXYGEN_THRESHOLD', 80, 100],
     ['HEART_RATE_THRESHOLD', 20, 200],
-    ['BLOOD_PRESSURE_THRESHOLD', 20, 100],
   ] as const;
   for (const [code, lo, hi] of cases) {
     it(`${code} accepts ${lo}..${hi} and rejects outside with params`, () => {
@@ -74,6 +73,27 @@ describe('health thresholds', () => {
       }
     });
   }
+  it('BLOOD_PRESSURE_THRESHOLD: systolic and diastolic 20..100, each pair on its own', () => {
+    pass('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 20, systolicMax: 100, diastolicMin: 20, diastolicMax: 100 });
+    pass('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 90, systolicMax: 100, diastolicMin: '', diastolicMax: '' });
+    pass('BLOOD_PRESSURE_THRESHOLD', {});
+    const r = validateCommand('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 19.9, systolicMax: 100.1, diastolicMin: 19, diastolicMax: 101 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.fields.map((f) => [f.Field, f.Message, f.Params])).toEqual(
+        ['systolicMin', 'systolicMax', 'diastolicMin', 'diastolicMax'].map((f) => [f, 'validation.thresholdRange', { min: 20, max: 100 }]),
+      );
+    }
+    // The pairs are checked apart: a diastolic minimum above the systolic one is fine, its own maximum is not.
+    pass('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 40, systolicMax: 90, diastolicMin: 60, diastolicMax: 80 });
+    expect(fail('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 40, systolicMax: 90, diastolicMin: 80, diastolicMax: 80 })).toEqual(['validation.minBelowMax']);
+    expect(fail('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 60, diastolicMin: 50, diastolicMax: 70 })).toEqual(['validation.thresholdBoth']);
+  });
+  it('BLOOD_PRESSURE_THRESHOLD: one min/max pair still means both pressures', () => {
+    const r = validateCommand('BLOOD_PRESSURE_THRESHOLD', { min: 60, max: 90 });
+    expect(r).toEqual({ ok: true, params: { systolicMin: 60, systolicMax: 90, diastolicMin: 60, diastolicMax: 90 } });
+    expect(validateCommand('BLOOD_PRESSURE_THRESHOLD', { min: 60, max: 140 })).toMatchObject({ ok: false, fields: [{ Field: 'systolicMax' }, { Field: 'diastolicMax' }] });
+  });
   it('both or neither (empty means closed)', () => {
     pass('HEART_RATE_THRESHOLD', { min: '', max: '' });
     pass('HEART_RATE_THRESHOLD', {});

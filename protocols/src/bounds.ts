@@ -50,6 +50,9 @@ export const DEVICE_LIMITS = {
   distance: [0, 10_000_000],
   calories: [0, 1_000_000],
   uv: [0, 50],
+  /** PHO (PPG signal) and IR (infrared wear sensor) levels, percent (SPEC §5 "other values 0-100"). */
+  pho: [0, 100],
+  ir: [0, 100],
   sleepMinutes: [0, 1440],
   /** MCC and MNC have three digits, but protocols carry 16 bits and some devices fill them. */
   mcc: [0, 65_535],
@@ -272,6 +275,8 @@ const HEALTH_RANGES: [Exclude<keyof HealthReading, 'sleep'>, Range, boolean][] =
   ['distance', L.distance, false],
   ['calories', L.calories, false],
   ['uv', L.uv, false],
+  ['pho', L.pho, false],
+  ['ir', L.ir, false],
 ];
 
 function boundHealth(h: HealthReading): HealthReading | undefined {

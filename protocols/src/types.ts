@@ -73,6 +73,10 @@ export interface HealthReading {
   /** kcal */
   calories?: number;
   uv?: number;
+  /** Photoplethysmography (PPG) signal level, 0-100. */
+  pho?: number;
+  /** Infrared (wear) sensor level, 0-100. */
+  ir?: number;
   sleep?: { stage: 'awake' | 'light' | 'deep'; minutes: number }[];
 }
 

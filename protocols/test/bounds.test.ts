@@ -278,6 +278,8 @@ describe('boundMessage on anything', () => {
         distance: anyNumber,
         calories: anyNumber,
         uv: anyNumber,
+        pho: anyNumber,
+        ir: anyNumber,
       }),
       commandResult: fc.record({ keyword: anyText, text: anyText, serverFlag: anyNumber }),
       attributes: fc.dictionary(anyText, fc.oneof(anyText, anyNumber, fc.boolean())),

@@ -24,7 +24,7 @@ const SAMPLE: Record<CommandCode, Record<string, unknown>> = {
   TEMPERATURE: { interval: 10 },
   BLOOD_OXYGEN: { interval: 10 },
   HEART_RATE_THRESHOLD: { min: 50, max: 120 },
-  BLOOD_PRESSURE_THRESHOLD: { min: 60, max: 90 },
+  BLOOD_PRESSURE_THRESHOLD: { systolicMin: 90, systolicMax: 100, diastolicMin: 60, diastolicMax: 90 },
   TEMPERATURE_THRESHOLD: { min: 35, max: 38 },
   BLOOD_OXYGEN_THRESHOLD: { min: 90, max: 100 },
   FALL_HEIGHT: { height: 1.5 },
@@ -92,5 +92,10 @@ describe('command codes', () => {
     expect(watchCommandContent({ code: 'LOWBAT', params: validated('LOWBAT') })).toBe('LOWBAT,1');
     expect(gt06CommandText({ code: 'SOS', params: validated('SOS') })).toBe('SOS,A,13800138000,,+8613900139000#');
     expect(watchCommandContent({ code: 'REMIND', params: validated('REMIND') })).toBe('REMIND,08:00-1-2');
+  });
+  it('blood pressure thresholds carry the systolic and the diastolic pair, an empty pair as empty fields', () => {
+    expect(watchCommandContent({ code: 'BLOOD_PRESSURE_THRESHOLD', params: validated('BLOOD_PRESSURE_THRESHOLD') })).toBe('bpthreshold,90,100,60,90');
+    const diastolicOnly = validateCommand('BLOOD_PRESSURE_THRESHOLD', { systolicMin: '', systolicMax: '', diastolicMin: 50, diastolicMax: 85 });
+    expect(diastolicOnly.ok && watchCommandContent({ code: 'BLOOD_PRESSURE_THRESHOLD', params: diastolicOnly.params as Record<string, never> })).toBe('bpthreshold,,,50,85');
   });
 });

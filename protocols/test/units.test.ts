@@ -215,6 +215,12 @@ describe('uplink', () => {
     expect(worn.ok && worn.messages.map((m) => m.kind)).toEqual(['heartbeat', 'beacon']);
     expect(worn.ok && worn.messages[1]!.beacon).toEqual({ kind: 'ble', beacons: [{ mac: 'AC:23:3F:00:00:02', rssi: -71 }, { uuid: 'fda50693-a4e2-4fb1-afcf-c6eb07647825', major: 1, minor: 7, rssi: -80 }] });
   });
+  it('PHO and IR beside UV, each kept only within its range', () => {
+    const r = decodeUplink({ imei: '865000000000001', uv: 4, pho: '57.5', ir: 100 });
+    expect(r.ok && r.messages).toEqual([expect.objectContaining({ kind: 'health', health: { uv: 4, pho: 57.5, ir: 100 } })]);
+    const out = decodeUplink({ deviceInfo: { devEui: 'A1B2' }, object: { heartRate: 70, uv: 50.5, pho: -0.1, ir: 101 } });
+    expect(out.ok && out.messages).toEqual([expect.objectContaining({ kind: 'health', health: { heartRate: 70 } })]);
+  });
   it('bad shapes are error values', () => {
     expect(decodeUplink('{')).toEqual({ ok: false, error: 'invalidJson' });
     expect(decodeUplink({ gatewayId: 'g', tags: [{ rssi: 'x' }] })).toMatchObject({ ok: false, error: 'invalidShape' });

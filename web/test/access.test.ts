@@ -29,7 +29,7 @@ const TYPE_OF: Record<RoleLabel, number> = {
 const pagesOf = (label: RoleLabel) => new Set(pagePaths(permittedRoutes({ UserType: TYPE_OF[label], routes: '', PlatformAdmin: label === 'admin' })));
 const PLATFORM_ONLY = ['/alarm/rule', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/push/app'];
 
-const ADMIN_ONLY = ['/alarm/rule', '/track/index', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/inventory/list', '/inventory/sales', '/inventory/batch', '/position/bindBeacon', '/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/scenemap', '/push/sendMessage', '/push/pushlist', '/push/app'];
+const ADMIN_ONLY = ['/alarm/rule', '/track/index', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/inventory/list', '/inventory/sales', '/inventory/batch', '/position/bindBeacon', '/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/calibration', '/scene/scenemap', '/push/sendMessage', '/push/pushlist', '/push/app'];
 const EVERY_ROLE = ['/', '/devices/list', '/devices/detail', '/devices/roles', '/alarm/record', '/alarm/alarmSetting', '/account/accounts', '/account/showfence', '/deviceFence', '/deviceAlarm', '/setting/platform'];
 const DASHBOARD: RoleLabel[] = ['admin', 'editor', 'editor-indoor', 'editor-healthdata', 'editor-healthdata-innor'];
 const HEALTH: RoleLabel[] = ['admin', 'editor', 'editor-indoor', 'editor-datashow', 'editor-all-indoor-datashow'];
@@ -159,6 +159,33 @@ describe('menu', () => {
   it('nests groups with several children', () => {
     const alarm = adminMenu.find((m) => m.key === '/alarm');
     expect(alarm?.children?.map((c) => c.key)).toEqual(['/alarm/rule', '/alarm/record', '/alarm/alarmSetting']);
+  });
+
+  it('has the scene applications group with the beacon calibration entry (SPEC §2), for administrators only', () => {
+    const scenes = adminMenu.find((m) => m.key === '/scene');
+    expect(scenes).toMatchObject({ title: 'sceneApplications', icon: 'BankOutlined' });
+    expect(scenes?.children?.map((c) => c.key)).toEqual(['/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/calibration']);
+    expect(scenes?.children?.find((c) => c.key === '/scene/calibration')).toMatchObject({ title: 'sceneCalibration', icon: 'ExperimentOutlined' });
+    for (const label of ROLE_LABELS.filter((l) => l !== 'admin')) {
+      expect(menuPaths(buildMenu(permittedRoutes({ UserType: TYPE_OF[label], routes: '' })))).not.toContain('/scene/calibration');
+    }
+    // A route list that names the page opens it with its group.
+    const listed = buildMenu(permittedRoutes({ UserType: 3, routes: '/scene/calibration' }));
+    expect(listed.find((m) => m.key === '/scene')?.children?.map((c) => c.key)).toEqual(['/scene/calibration']);
+  });
+
+  it('names every menu entry in the three languages, the new ones included', async () => {
+    const titles = (lang: string) => import(`../src/i18n/locales/${lang}/route.json`).then((m) => m.default as Record<string, string>);
+    const keys: string[] = [];
+    const walk = (items: typeof adminMenu) => items.forEach((i) => (keys.push(i.title), i.children && walk(i.children)));
+    walk(adminMenu);
+    for (const lang of ['en', 'zh-CN', 'zh-TW']) {
+      const t = await titles(lang);
+      for (const k of keys) expect(t[k], `${lang} ${k}`).toBeTruthy();
+    }
+    expect((await titles('en')).sceneApplications).toBe('Scene applications');
+    expect((await titles('zh-CN')).sceneCalibration).toBe('信标校准');
+    expect((await titles('zh-TW')).sceneCalibration).toBe('信標校準');
   });
 });
 

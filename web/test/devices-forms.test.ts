@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import { batchOutcome, checkImeiIccid, importReport, parseList } from '../src/pages/devices/deviceForms';
-import { checkCommand, commandStatus, fieldPath, offeredCommands } from '../src/pages/devices/commandForms';
+import { BLOOD_PRESSURE_PAIRS, checkCommand, commandStatus, fieldPath, offeredCommands } from '../src/pages/devices/commandForms';
 import { circleRing, distanceMetres, fenceRing, shapeFromRing } from '../src/pages/devices/fence/geometry';
 
 const A = '865000000000001';
@@ -93,6 +93,26 @@ describe('command dialogs', () => {
     expect(checkCommand('HEART_RATE_THRESHOLD', { min: 60 })).toEqual({ ok: false, errors: [{ name: ['max'], key: 'validation.thresholdBoth', params: {} }] });
     expect(checkCommand('BLOOD_OXYGEN_THRESHOLD', { min: 95, max: 90 })).toEqual({ ok: false, errors: [{ name: ['min'], key: 'validation.minBelowMax', params: {} }] });
     expect(checkCommand('BLOOD_PRESSURE_THRESHOLD', { min: '', max: '' }).ok).toBe(true);
+  });
+
+  it('checks systolic and diastolic limits apart, each 20 to 100, on the field that is wrong', () => {
+    expect(BLOOD_PRESSURE_PAIRS.map((p) => [p.min, p.max, p.range.min, p.range.max])).toEqual([
+      ['systolicMin', 'systolicMax', 20, 100],
+      ['diastolicMin', 'diastolicMax', 20, 100],
+    ]);
+    expect(checkCommand('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 90, systolicMax: 100, diastolicMin: 60, diastolicMax: 90 })).toEqual({
+      ok: true,
+      params: { systolicMin: 90, systolicMax: 100, diastolicMin: 60, diastolicMax: 90 },
+    });
+    expect(checkCommand('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 90, systolicMax: 140, diastolicMin: 19, diastolicMax: 90 })).toEqual({
+      ok: false,
+      errors: [
+        { name: ['systolicMax'], key: 'validation.thresholdRange', params: { min: 20, max: 100 } },
+        { name: ['diastolicMin'], key: 'validation.thresholdRange', params: { min: 20, max: 100 } },
+      ],
+    });
+    expect(checkCommand('BLOOD_PRESSURE_THRESHOLD', { diastolicMin: 60 })).toEqual({ ok: false, errors: [{ name: ['diastolicMax'], key: 'validation.thresholdBoth', params: {} }] });
+    expect(checkCommand('BLOOD_PRESSURE_THRESHOLD', { systolicMin: 95, systolicMax: 90 })).toEqual({ ok: false, errors: [{ name: ['systolicMin'], key: 'validation.minBelowMax', params: {} }] });
   });
 
   it('checks fall height steps, vibration, server address and SOS numbers', () => {

@@ -31,6 +31,7 @@ const { default: SceneListPage } = await import('../src/pages/scene/SceneListPag
 const { default: SceneFloorsPage } = await import('../src/pages/scene/SceneFloorsPage');
 const { default: SceneBeaconsPage } = await import('../src/pages/scene/SceneBeaconsPage');
 const { default: SceneAoaPage } = await import('../src/pages/scene/SceneAoaPage');
+const { default: SceneCalibrationPage } = await import('../src/pages/scene/SceneCalibrationPage');
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -413,6 +414,18 @@ describe('anchors', () => {
         { BeaconId: 12, Rssi1m: -57.5 },
       ],
     });
+  });
+
+  it('beacon calibration page: a scene opens its lowest floor and calibrates that floor', async () => {
+    answers['/Scene/Calibrate'] = { State: 400, Message: 'scene.calibrationTooFew', Params: { minutes: 30, pairs: 2, min: 6 } };
+    renderAt('/scene/calibration?scene=3', '/scene/calibration', <SceneCalibrationPage />);
+    expect(await screen.findByText(t('scene:floor.label', { no: 1, name: 'Ground' }))).toBeTruthy();
+    fireEvent.click(await screen.findByTestId('calibration-run'));
+    expect((await screen.findByTestId('calibration-refused')).textContent).toContain(
+      t('messages:scene.calibrationTooFew', { minutes: 30, pairs: 2, min: 6 }),
+    );
+    expect(calls('/Scene/Calibrate').map((c) => c.body)).toEqual([{ FloorId: 7 }]);
+    expect(screen.queryByTestId('elsewhere')).toBeNull();
   });
 
   it('shows only AOA locators on the AOA page, adding one as an AOA locator with a heading', async () => {

@@ -26,6 +26,9 @@ export const healthReadingSchema = z.object({
   /** kcal */
   Calories: num,
   Uv: num,
+  /** PHO (PPG signal level) and IR (infrared wear sensor level), 0-100. */
+  Pho: num,
+  Ir: num,
   /** Minutes per stage when the reading carries sleep. */
   Sleep: z.array(z.object({ stage: z.enum(['awake', 'light', 'deep']), minutes: z.number() })).nullable(),
 });

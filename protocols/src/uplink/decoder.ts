@@ -39,6 +39,8 @@ const readings = {
   distance: numLike.optional(),
   calories: numLike.optional(),
   uv: numLike.optional(),
+  pho: numLike.optional(),
+  ir: numLike.optional(),
   alarm: z.union([z.string(), z.array(z.string())]).optional(),
   /** Beacons a wearable heard. */
   beacons: z
@@ -136,6 +138,8 @@ function fromReadings(deviceId: string, type: string, r: Readings, at: Date | un
   set('distance', r.distance);
   set('calories', r.calories);
   set('uv', r.uv);
+  set('pho', r.pho);
+  set('ir', r.ir);
   const alarmNames = r.alarm === undefined ? [] : Array.isArray(r.alarm) ? r.alarm : [r.alarm];
   const alarms = [...new Set(alarmNames.map((a) => ALARMS[a.toLowerCase().replace(/[^a-z]/g, '')]).filter((a): a is AlarmKind => !!a))];
   const hasStatus = Object.keys(status).length > 0;

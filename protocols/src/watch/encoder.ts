@@ -76,7 +76,8 @@ function hhmm(v: string): string {
  * common 3G/Setracker watch firmware (the ones Traccar's WatchProtocolEncoder uses where it has
  * them). Health measurement keywords vary most between vendors; ours: `hrtstart,<s>` heart rate
  * interval (0 stops, 1 once), `bphrtstart,<s>` blood pressure, `bodytempstart,<s>` temperature,
- * `oxstart,<s>` SpO2, and `<x>threshold,<min>,<max>` for alarm thresholds. A vendor that differs,
+ * `oxstart,<s>` SpO2, and `<x>threshold,<min>,<max>` for alarm thresholds (blood pressure:
+ * `bpthreshold,<systolic min>,<systolic max>,<diastolic min>,<diastolic max>`). A vendor that differs,
  * and any keyword without a catalogue code (CR for "locate now", FACTORY, VERNO ...), is reached
  * with CUSTOM.
  */
@@ -109,7 +110,8 @@ export const WATCH_COMMANDS: { readonly [K in CommandCode]: (p: Params, code: st
   TEMPERATURE: (p, c) => `bodytempstart,${minutesToSeconds(c, p)}`,
   BLOOD_OXYGEN: (p, c) => `oxstart,${minutesToSeconds(c, p)}`,
   HEART_RATE_THRESHOLD: (p) => `hrtthreshold,${str(p, 'min')},${str(p, 'max')}`,
-  BLOOD_PRESSURE_THRESHOLD: (p) => `bpthreshold,${str(p, 'min')},${str(p, 'max')}`,
+  /** Systolic then diastolic bounds; an empty pair turns that alarm off. */
+  BLOOD_PRESSURE_THRESHOLD: (p) => `bpthreshold,${str(p, 'systolicMin')},${str(p, 'systolicMax')},${str(p, 'diastolicMin')},${str(p, 'diastolicMax')}`,
   TEMPERATURE_THRESHOLD: (p) => `tempthreshold,${str(p, 'min')},${str(p, 'max')}`,
   BLOOD_OXYGEN_THRESHOLD: (p) => `oxthreshold,${str(p, 'min')},${str(p, 'max')}`,
   FALL_HEIGHT: (p, c) => {

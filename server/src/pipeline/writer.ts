@@ -59,10 +59,10 @@ SELECT d, t, r, la, lo, v, s, c, al, ac, sa, ce, wi, at, sc, fl, px, py, mt FROM
 
 // A reading with a measure the thresholds check is left pending for the alarm engine, which
 // evaluates it (live, or on its replay after a restart) in the transaction of its alarms.
-const HEALTH_SQL = `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, hrv, steps, distance, calories, uv, sleep, pending)
-SELECT d, t, r, hr, sy, di, bt, wt, bo, hv, st, ds, ca, uv, sl,
+const HEALTH_SQL = `INSERT INTO health_readings (device_id, time, received_at, heart_rate, systolic, diastolic, body_temp, wrist_temp, blood_oxygen, hrv, steps, distance, calories, uv, pho, ir, sleep, pending)
+SELECT d, t, r, hr, sy, di, bt, wt, bo, hv, st, ds, ca, uv, ph, ir, sl,
   (hr IS NOT NULL OR sy IS NOT NULL OR di IS NOT NULL OR bt IS NOT NULL OR wt IS NOT NULL OR bo IS NOT NULL) FROM json_to_recordset($1::json)
-  AS x(d int, t timestamptz, r timestamptz, hr real, sy real, di real, bt real, wt real, bo real, hv real, st int, ds real, ca real, uv real, sl jsonb)`;
+  AS x(d int, t timestamptz, r timestamptz, hr real, sy real, di real, bt real, wt real, bo real, hv real, st int, ds real, ca real, uv real, ph real, ir real, sl jsonb)`;
 
 // The common batch (positions, health readings, state; no events, no command replies) is one
 // statement: a single round trip and an implicit transaction, which matters when the event loop
@@ -333,6 +333,7 @@ export class BatchWriter {
           d: ref.id, t, r,
           hr: boundReal(h.heartRate), sy: boundReal(h.systolic), di: boundReal(h.diastolic), bt: boundReal(h.bodyTemp), wt: boundReal(h.wristTemp),
           bo: boundReal(h.bloodOxygen), hv: boundReal(h.hrv), st: boundInt(h.steps), ds: boundReal(h.distance), ca: boundReal(h.calories), uv: boundReal(h.uv),
+          ph: boundReal(h.pho), ir: boundReal(h.ir),
           sl: h.sleep?.length ? boundJson(h.sleep) : null,
         });
       }

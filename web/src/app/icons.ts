@@ -24,6 +24,7 @@ import MobileOutlined from '@ant-design/icons/es/icons/MobileOutlined';
 import PictureOutlined from '@ant-design/icons/es/icons/PictureOutlined';
 import ProfileOutlined from '@ant-design/icons/es/icons/ProfileOutlined';
 import RadarChartOutlined from '@ant-design/icons/es/icons/RadarChartOutlined';
+import ExperimentOutlined from '@ant-design/icons/es/icons/ExperimentOutlined';
 import SendOutlined from '@ant-design/icons/es/icons/SendOutlined';
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
 import ShoppingCartOutlined from '@ant-design/icons/es/icons/ShoppingCartOutlined';
@@ -59,6 +60,7 @@ export const ROUTE_ICONS: Record<string, ComponentType> = {
   PictureOutlined,
   ProfileOutlined,
   RadarChartOutlined,
+  ExperimentOutlined,
   SendOutlined,
   SettingOutlined,
   ShoppingCartOutlined,

@@ -40,6 +40,7 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   SceneAoa: () => import('../pages/scene/SceneAoaPage'),
   SceneBeacons: () => import('../pages/scene/SceneBeaconsPage'),
   SceneMap: () => import('../pages/scene/SceneMapPage'),
+  SceneCalibration: () => import('../pages/scene/SceneCalibrationPage'),
   SendMessage: () => import('../pages/push/SendMessagePage'),
   PushList: () => import('../pages/push/PushListPage'),
   AppVersion: () => import('../pages/push/AppVersionPage'),

@@ -147,6 +147,8 @@ export const healthReadings = pgTable(
     distance: real('distance'),
     calories: real('calories'),
     uv: real('uv'),
+    pho: real('pho'),
+    ir: real('ir'),
     sleep: jsonb('sleep'),
     /**
      * A reading with a measure the health thresholds check, written in the ingest transaction and

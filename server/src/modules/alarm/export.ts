@@ -119,6 +119,8 @@ export async function exportRoutes(app: FastifyInstance, opts: { deps: AppDeps }
         { header: h(L, 'distance'), key: 'Distance', width: 10 },
         { header: h(L, 'calories'), key: 'Calories', width: 10 },
         { header: 'UV', key: 'Uv', width: 8 },
+        { header: 'PHO', key: 'Pho', width: 8 },
+        { header: 'IR', key: 'Ir', width: 8 },
       ],
       pages: mapPages(readingPages(ctx, filter, EXPORT_PAGE_ROWS), (r) => readingOut(ctx.user, r)),
     });

@@ -64,11 +64,12 @@ async function conditions(ctx: AuthedContext, f: HealthFilter): Promise<Conditio
 const MERGED = sql`h.device_id, h.time, max(h.heart_rate) AS heart_rate, max(h.systolic) AS systolic, max(h.diastolic) AS diastolic,
   max(h.body_temp) AS body_temp, max(h.wrist_temp) AS wrist_temp, max(h.blood_oxygen) AS blood_oxygen, max(h.hrv) AS hrv,
   max(h.steps) AS steps, max(h.distance) AS distance, max(h.calories) AS calories, max(h.uv) AS uv,
+  max(h.pho) AS pho, max(h.ir) AS ir,
   (array_agg(h.sleep ORDER BY h.received_at DESC) FILTER (WHERE h.sleep IS NOT NULL))[1] AS sleep`;
 
 const COLUMNS = sql`r.device_id AS "deviceId", devices.imei, devices.name AS "deviceName",
   coalesce(nullif(a.username, ''), a.login_name) AS "accountName", r.time, r.heart_rate AS "heartRate", r.systolic, r.diastolic,
-  r.body_temp AS "bodyTemp", r.wrist_temp AS "wristTemp", r.blood_oxygen AS "bloodOxygen", r.hrv, r.steps, r.distance, r.calories, r.uv, r.sleep`;
+  r.body_temp AS "bodyTemp", r.wrist_temp AS "wristTemp", r.blood_oxygen AS "bloodOxygen", r.hrv, r.steps, r.distance, r.calories, r.uv, r.pho, r.ir, r.sleep`;
 
 /** A report as the viewer reads it (its time in the viewer's zone). */
 export function readingOut(viewer: Pick<AuthUser, 'timeZoneOffset'>, r: Row) {
@@ -89,6 +90,8 @@ export function readingOut(viewer: Pick<AuthUser, 'timeZoneOffset'>, r: Row) {
     Distance: n(r.distance),
     Calories: n(r.calories),
     Uv: n(r.uv),
+    Pho: n(r.pho),
+    Ir: n(r.ir),
     Sleep: Array.isArray(r.sleep) ? (r.sleep as { stage: 'awake' | 'light' | 'deep'; minutes: number }[]) : null,
   };
 }
@@ -171,14 +174,14 @@ export async function series(ctx: AuthedContext, b: { DeviceId?: number; Imei?: 
           db,
           // One point per report: the rows of one time are merged as in the list.
           sql`SELECT r.device_id AS "deviceId", r.time, r.heart_rate AS "heartRate", r.systolic, r.diastolic, r.body_temp AS "bodyTemp",
-                r.wrist_temp AS "wristTemp", r.blood_oxygen AS "bloodOxygen", r.hrv, r.steps, r.distance, r.calories, r.uv, r.sleep
+                r.wrist_temp AS "wristTemp", r.blood_oxygen AS "bloodOxygen", r.hrv, r.steps, r.distance, r.calories, r.uv, r.pho, r.ir, r.sleep
               FROM (SELECT ${MERGED} ${base} GROUP BY h.device_id, h.time ORDER BY h.time LIMIT 20000) r ORDER BY r.time`,
         )
       : await rows<Row>(
           db,
           sql`SELECT (date_trunc(${b.Bucket}, (h.time AT TIME ZONE 'UTC') + make_interval(mins => ${offset})) - make_interval(mins => ${offset})) AT TIME ZONE 'UTC' AS time, ${AVG('heart_rate', 'heartRate')}, ${AVG('systolic', 'systolic')}, ${AVG('diastolic', 'diastolic')},
                 ${AVG('body_temp', 'bodyTemp')}, ${AVG('wrist_temp', 'wristTemp')}, ${AVG('blood_oxygen', 'bloodOxygen')}, ${AVG('hrv', 'hrv')},
-                max(h.steps) AS steps, max(h.distance) AS distance, max(h.calories) AS calories, max(h.uv) AS uv, NULL AS sleep ${base}
+                max(h.steps) AS steps, max(h.distance) AS distance, max(h.calories) AS calories, max(h.uv) AS uv, max(h.pho) AS pho, max(h.ir) AS ir, NULL AS sleep ${base}
               GROUP BY 1 ORDER BY 1`,
         );
   const round = (v: number | null, digits = 1) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);

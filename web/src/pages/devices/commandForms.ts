@@ -1,7 +1,7 @@
 // Form logic of the command dialogs: which commands a device is offered, how form values become
 // command parameters, and how the contract's validation answer lands on the form's fields.
 import dayjs, { type Dayjs } from 'dayjs';
-import { COMMAND_CODES, FALL_HEIGHTS, THRESHOLDS, isCommandCode, validateCommand, type CommandCode, type CommandFieldError } from '@wt/contract';
+import { BLOOD_PRESSURE_FIELDS, COMMAND_CODES, FALL_HEIGHTS, THRESHOLDS, isCommandCode, validateCommand, type CommandCode, type CommandFieldError } from '@wt/contract';
 
 export type FieldPath = (string | number)[];
 
@@ -27,12 +27,15 @@ export function offeredCommands(supported: readonly string[] | null | undefined)
 /** Commands that change nothing on the form: sent after a confirmation only. */
 export const NO_PARAMS: ReadonlySet<CommandCode> = new Set(['RESET', 'POWEROFF', 'FIND']);
 
+/** Threshold commands with one bound pair (`min`, `max`); blood pressure has one pair per pressure (BLOOD_PRESSURE_PAIRS). */
 export const THRESHOLD_OF: Partial<Record<CommandCode, { min: number; max: number; step: number }>> = {
   HEART_RATE_THRESHOLD: { ...THRESHOLDS.heartRate, step: 1 },
-  BLOOD_PRESSURE_THRESHOLD: { ...THRESHOLDS.bloodPressure, step: 1 },
   TEMPERATURE_THRESHOLD: { ...THRESHOLDS.temperature, step: 0.1 },
   BLOOD_OXYGEN_THRESHOLD: { ...THRESHOLDS.bloodOxygen, step: 1 },
 };
+
+/** BLOOD_PRESSURE_THRESHOLD's fields: systolic and diastolic limits, each in SPEC §5's range. */
+export const BLOOD_PRESSURE_PAIRS = BLOOD_PRESSURE_FIELDS.map(([min, max]) => ({ min, max, range: THRESHOLDS.bloodPressure }));
 
 export const FALL_HEIGHT_OPTIONS = FALL_HEIGHTS.map((h) => ({ value: h, label: `${h.toFixed(1)} m` }));
 

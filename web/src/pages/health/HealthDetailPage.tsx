@@ -19,7 +19,7 @@ import { echarts, hasChartData } from './charts';
 import { useCan } from '../../access/can';
 
 type View = 'day' | 'week' | 'month';
-type Measure = keyof Pick<HealthReadingRow, 'HeartRate' | 'Systolic' | 'Diastolic' | 'BodyTemp' | 'WristTemp' | 'BloodOxygen' | 'Hrv' | 'Steps' | 'Distance' | 'Calories' | 'Uv'>;
+type Measure = keyof Pick<HealthReadingRow, 'HeartRate' | 'Systolic' | 'Diastolic' | 'BodyTemp' | 'WristTemp' | 'BloodOxygen' | 'Hrv' | 'Steps' | 'Distance' | 'Calories' | 'Uv' | 'Pho' | 'Ir'>;
 
 const RANGE: Record<View, { unit: 'day' | 'week' | 'month'; bucket: 'raw' | 'hour' | 'day' }> = {
   day: { unit: 'day', bucket: 'raw' },
@@ -168,7 +168,11 @@ export default function HealthDetailPage() {
         yAxis: { type: 'value', name: '%', min: 80, max: 100 },
         series: [series(t('health:m.bloodOxygen'), 'BloodOxygen', '#722ed1', band(th.bloodOxygenMin, null)), alarmSeries('spo2')],
       },
-      hrv: { ...base(true), yAxis: { type: 'value', name: 'ms', scale: true }, series: [series('HRV', 'Hrv', '#2f54eb'), series('UV', 'Uv', '#a0d911')] },
+      hrv: {
+        ...base(true),
+        yAxis: { type: 'value', name: 'ms', scale: true },
+        series: [series('HRV', 'Hrv', '#2f54eb'), series('UV', 'Uv', '#a0d911'), series('PHO', 'Pho', '#fa8c16'), series('IR', 'Ir', '#eb2f96')],
+      },
       activity: {
         ...base(true),
         yAxis: [{ type: 'value', name: t('health:m.steps') }, { type: 'value', name: 'kcal / m' }],
@@ -260,7 +264,7 @@ export default function HealthDetailPage() {
           {card(t('health:m.bloodOxygen'), charts.spo2, 'chart-spo2')}
           {card(t('health:m.activity'), charts.activity, 'chart-activity')}
           {card(t('health:m.sleep'), charts.sleep, 'chart-sleep')}
-          {card('HRV / UV', charts.hrv, 'chart-hrv')}
+          {card('HRV / UV / PHO / IR', charts.hrv, 'chart-hrv')}
         </Row>
       ) : null}
     </Card>

@@ -4,7 +4,7 @@ import { Button, Form, Input, InputNumber, Select, Space, Switch, TimePicker } f
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type CommandCode } from '@wt/contract';
-import { FALL_HEIGHT_OPTIONS, THRESHOLD_OF } from '../commandForms';
+import { BLOOD_PRESSURE_PAIRS, FALL_HEIGHT_OPTIONS, THRESHOLD_OF } from '../commandForms';
 
 const TIME = 'HH:mm';
 
@@ -35,6 +35,22 @@ export function CommandFields({ code }: { code: CommandCode }) {
         <Form.Item name="max" label={t('commands:field.max')}>
           <InputNumber step={threshold.step} style={{ width: 200 }} />
         </Form.Item>
+      </>
+    );
+  }
+  if (code === 'BLOOD_PRESSURE_THRESHOLD') {
+    return (
+      <>
+        {BLOOD_PRESSURE_PAIRS.map((pair) => (
+          <Space key={pair.min} align="start">
+            <Form.Item name={pair.min} label={t(`commands:field.${pair.min}`)} extra={t('commands:hint.threshold', { range: `${pair.range.min} – ${pair.range.max}` })}>
+              <InputNumber step={1} style={{ width: 160 }} data-testid={`cmd-${pair.min}`} />
+            </Form.Item>
+            <Form.Item name={pair.max} label={t(`commands:field.${pair.max}`)}>
+              <InputNumber step={1} style={{ width: 160 }} data-testid={`cmd-${pair.max}`} />
+            </Form.Item>
+          </Space>
+        ))}
       </>
     );
   }
