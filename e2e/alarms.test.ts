@@ -3,7 +3,8 @@
 // the pop-up opens the device on the monitor, where the SOS is confirmed with a remark; the
 // single-device page confirms that device's alarms of today and leaves the other watch's open SOS;
 // the records say who confirmed them and when and link a position to the monitor; a partner
-// endpoint that fails twice receives the signed alarms. Screenshots in Chinese and English land in
+// endpoint that fails twice receives the signed alarms; an acknowledged SOS is resolved from the
+// records page and its timeline shows each step. Screenshots in Chinese and English land in
 // e2e/screenshots/.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -257,6 +258,29 @@ describe('alarms from simulated watches', () => {
     await open(page, '/push/pushlist');
     await page.locator('.ant-table-row', { hasText: 'E2E' }).waitFor();
     await screenshot(page, 'push-companies-en');
+    expect(errors).toEqual([]);
+  });
+
+  it('resolves the acknowledged SOS from the records page with a cause and a note, and shows it on its timeline', async () => {
+    await open(page, '/alarm/record');
+    const row = () => rows(page).filter({ hasText: 'Called the family' }).first();
+    await row().waitFor();
+    await expect(row().innerText()).resolves.toContain(en.life.state.acknowledged);
+    await row().locator('[data-testid="resolve-one"]').click();
+    await page.locator('[data-testid="resolve-cause"]').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: en.life.causes.handled }).click();
+    await page.locator('[data-testid="resolve-note"]').fill('Her daughter is with her');
+    await page.locator('.ant-modal-footer .ant-btn-primary').click();
+    await page.locator('.ant-modal-wrap').waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await row().innerText()).includes(en.life.state.resolved), { timeout: 10_000 }).toBe(true);
+    await row().locator('[data-testid="timeline-one"]').click();
+    const timeline = page.locator('[data-testid="alarm-timeline"]');
+    await timeline.waitFor();
+    const text = await timeline.innerText();
+    expect(text).toContain(en.life.kind.raised);
+    expect(text).toContain(en.life.kind.acknowledged);
+    expect(text).toContain('Her daughter is with her');
+    await screenshot(page, 'alarms-timeline-en');
     expect(errors).toEqual([]);
   });
 });

@@ -304,6 +304,11 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Asset/StockTake', area: 'beacon', permission: 'user', note: 'stock-take of a location now: expected against seen, saved' },
   { path: '/Asset/StockTakes', area: 'beacon', permission: 'user', note: 'past stock-takes, newest first' },
   { path: '/Asset/StockTakeExport', area: 'beacon', permission: 'user', note: 'one stock-take as an .xlsx' },
+  { path: '/AlarmRecord/Resolve', area: 'alarm', permission: 'user', note: 'close an alarm with a cause and a note (acknowledging it if nobody had)' },
+  { path: '/AlarmRecord/Assign', area: 'alarm', permission: 'user', note: "give an alarm to an account of its account's line (or take it back)" },
+  { path: '/AlarmRecord/Comment', area: 'alarm', permission: 'user', note: "a comment on an alarm's timeline" },
+  { path: '/AlarmRecord/Timeline', area: 'alarm', permission: 'user', note: 'what happened to one alarm, in order' },
+  { path: '/AlarmRecord/Assignees', area: 'alarm', permission: 'user', note: 'the accounts an alarm can be assigned to' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -323,6 +323,12 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/User/EditFunctionSwitches': 'self',
   // Messaging: SMS records, the balances' change log, messages to devices, app versions.
   '/SMS/Records': 'read',
+  // The alarm's life: resolving, assigning and commenting are handling alarms.
+  '/AlarmRecord/Resolve': 'alarm.confirm',
+  '/AlarmRecord/Assign': 'alarm.confirm',
+  '/AlarmRecord/Comment': 'alarm.confirm',
+  '/AlarmRecord/Timeline': 'read',
+  '/AlarmRecord/Assignees': 'read',
   '/SMS/Changes': 'read',
   '/Message/Preview': 'message.send',
   '/Message/Sends': 'read',

@@ -133,6 +133,12 @@ const schema = z.object({
   OPERATION_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(180),
   /** How often devices are checked against OFFLINE_TIMEOUT_SECONDS for the offline alarm. */
   ALARM_OFFLINE_CHECK_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** A repeat of an open alarm (same device and type) within this many seconds of its last one updates it; later, a new alarm. */
+  ALARM_REPEAT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** A health alarm is cleared after this many consecutive readings of its measure in range. */
+  ALARM_HEALTH_CLEAR_READINGS: z.coerce.number().int().min(1).max(100).default(3),
+  /** A low battery alarm is cleared once the device reports its battery above this percentage. */
+  ALARM_BATTERY_CLEAR_PERCENT: z.coerce.number().int().min(1).max(100).default(20),
   /** Account fences: a crossing is confirmed after this many consecutive fixes on the new side (0: not a criterion)... */
   FENCE_DWELL_FIXES: z.coerce.number().int().min(0).max(100).default(2),
   /** ... or after this many seconds on it, whichever comes first (0: not a criterion). */

@@ -71,6 +71,48 @@ export const saveAlarmTypeRequest = z
 
 export const alarmIdRequest = z.object({ Id: id });
 
+// ---- the alarm's life -------------------------------------------------------------------------
+/**
+ * open: raised, nobody acknowledged it; acknowledged: someone took it (the console's "confirm");
+ * resolved: closed by a person with a cause; cleared: the platform saw the condition end (after an
+ * acknowledgement, or before one: clearedUnacknowledged, kept visible as such).
+ */
+export const ALARM_STATES = ['open', 'acknowledged', 'resolved', 'cleared', 'clearedUnacknowledged'] as const;
+export type AlarmState = (typeof ALARM_STATES)[number];
+/** Why an alarm was resolved: keys rendered in the reader's language. */
+export const ALARM_RESOLVE_CAUSES = ['handled', 'falseAlarm', 'test', 'deviceFault', 'other'] as const;
+export type AlarmResolveCause = (typeof ALARM_RESOLVE_CAUSES)[number];
+/** What a timeline holds. */
+export const ALARM_EVENT_KINDS = ['raised', 'repeated', 'acknowledged', 'assigned', 'comment', 'resolved', 'cleared', 'notified'] as const;
+export const ALARM_NOTE_MAX = 500;
+
+export const resolveAlarmRequest = z.object({
+  Id: id,
+  Cause: z.enum(ALARM_RESOLVE_CAUSES, { error: 'alarm.causeRequired' }),
+  Note: text(ALARM_NOTE_MAX).default(''),
+});
+export const assignAlarmRequest = z.object({
+  Id: id,
+  /** The account to handle it: the alarm's account or one above it; null takes the assignment back. */
+  AssigneeId: id.nullable(),
+});
+export const commentAlarmRequest = z.object({
+  Id: id,
+  Text: requiredText('alarm.commentRequired', ALARM_NOTE_MAX),
+});
+export const alarmEventSchema = z.object({
+  Id: z.number(),
+  /** In the viewer's zone. */
+  At: z.string(),
+  Kind: z.string(),
+  /** Login name of who did it; null for the platform. */
+  Actor: z.string().nullable(),
+  Params: z.record(z.string(), z.unknown()),
+});
+export type AlarmEvent = z.infer<typeof alarmEventSchema>;
+export const alarmTimelineResponse = ok({ Items: z.array(alarmEventSchema) });
+export const alarmAssigneesResponse = ok({ Items: z.array(z.object({ Id: z.number(), Name: z.string() })) });
+
 // ---- alarm records -----------------------------------------------------------------------------
 export const alarmRecordSchema = z.object({
   Id: z.number(),
@@ -101,6 +143,17 @@ export const alarmRecordSchema = z.object({
   ConfirmedAt: z.string().nullable(),
   /** Login name of the account that confirmed it (null while unconfirmed). */
   ConfirmedBy: z.string().nullable(),
+  /** Where it is in its life (ALARM_STATES): confirming is acknowledging. */
+  State: z.enum(['open', 'acknowledged', 'resolved', 'cleared', 'clearedUnacknowledged']),
+  ResolvedAt: z.string().nullable(),
+  ResolvedBy: z.string().nullable(),
+  /** A key of ALARM_RESOLVE_CAUSES. */
+  ResolveCause: z.string().nullable(),
+  ResolveNote: z.string(),
+  /** When the platform saw the condition end. */
+  ClearedAt: z.string().nullable(),
+  AssigneeId: z.number().nullable(),
+  AssigneeName: z.string().nullable(),
 });
 export type AlarmRecord = z.infer<typeof alarmRecordSchema>;
 
@@ -120,6 +173,10 @@ export const alarmRecordFilter = {
   Imei: text(64).optional(),
   /** An account of the caller's subtree: its alarms and those of the accounts below it. */
   AccountId: optionalId,
+  /** Where the alarms are in their life; "cleared" takes both cleared states. */
+  State: z.preprocess(blankToUndefined, z.enum(ALARM_STATES).optional()),
+  /** Only the alarms assigned to this account. */
+  AssigneeId: optionalId,
 };
 export const alarmRecordPageRequest = z.object({ ...pageRequest, ...alarmRecordFilter });
 export const alarmRecordPageResponse = pageOf(alarmRecordSchema);
@@ -301,4 +358,9 @@ export const alarmSchemas = {
   '/ExceptionMessage/AlarmContactPersonByUserId': { request: alarmContactsRequest, response: alarmContactsResponse },
   '/ExceptionMessage/actionForAlarmContactPeople': { request: saveAlarmContactRequest, response: alarmSaveIdResponse },
   '/ExceptionMessage/DeleteAlarmContactPerson': { request: alarmIdRequest, response: ok({}) },
+  '/AlarmRecord/Resolve': { request: resolveAlarmRequest, response: ok({}) },
+  '/AlarmRecord/Assign': { request: assignAlarmRequest, response: ok({}) },
+  '/AlarmRecord/Comment': { request: commentAlarmRequest, response: ok({}) },
+  '/AlarmRecord/Timeline': { request: alarmIdRequest, response: alarmTimelineResponse },
+  '/AlarmRecord/Assignees': { request: alarmIdRequest, response: alarmAssigneesResponse },
 } as const;

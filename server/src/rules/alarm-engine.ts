@@ -21,7 +21,9 @@ import {
   codeOfDeviceAlarm,
   evaluateHealth,
   hasCheckedMeasure,
+  healthBackInRange,
   messageOfDeviceAlarm,
+  MEASURES_OF_HEALTH_CODE,
   pathIdsUpward,
   resolveThresholds,
   thresholdsOfTypes,
@@ -187,7 +189,10 @@ export class AlarmEngine {
     );
     if (opts.offlineCheck !== false) {
       const every = this.deps.config.ALARM_OFFLINE_CHECK_SECONDS * 1000;
-      this.timer = setInterval(() => this.track(this.checkOffline()), every);
+      this.timer = setInterval(() => {
+        this.track(this.checkOffline());
+        this.track(this.clearEnded());
+      }, every);
       this.timer.unref();
     }
     // What the last run acknowledged but did not raise (a crash, a stop), then whatever a process
@@ -238,6 +243,10 @@ export class AlarmEngine {
       // Handled once: whoever clears the mark raises the alarm, in this transaction.
       const claimed = await q(CLAIM_DEVICE_EVENT_SQL, claimParams(e.eventId, e.time));
       if (!claimed.length || code === null) return [];
+      // A tracker reporting itself back inside its own fence ends its own fence-out alarm.
+      if (e.alarm === 'fenceIn') {
+        await clearLive(q, `device_id = $1 AND type = $2 AND NOT (message_params ? 'fenceId')`, [device.id, ALARM_CODES.deviceFenceOut], 'backInside', e.time);
+      }
       return [
         {
           code,
@@ -288,7 +297,62 @@ export class AlarmEngine {
           });
         }
       }
+      if (rows.length) await this.clearHealth(q, device, th, new Set(inputs.map((i) => i.code)), at);
       return inputs;
+    });
+  }
+
+  /**
+   * Clears the device's health alarms whose measure is back in range for ALARM_HEALTH_CLEAR_READINGS
+   * consecutive readings since the alarm was last raised (those being raised now are left alone).
+   */
+  private async clearHealth(q: QueryFn, device: DeviceInfo, th: HealthThresholds, raising: Set<number>, at: string): Promise<void> {
+    const live = await q<Row>(
+      `SELECT id, type, last_at AS "lastAt" FROM alarms WHERE device_id = $1 AND type = ANY($2::int[]) AND cleared_at IS NULL AND resolved_at IS NULL`,
+      [device.id, [...MEASURES_OF_HEALTH_CODE.keys()]],
+    );
+    const n = this.deps.config.ALARM_HEALTH_CLEAR_READINGS;
+    for (const a of live) {
+      const code = Number(a.type);
+      if (raising.has(code)) continue;
+      const measures = MEASURES_OF_HEALTH_CODE.get(code)!;
+      const readings = await q<Record<Measure, number | null>>(
+        `SELECT heart_rate AS "heartRate", systolic, diastolic, body_temp AS "bodyTemp", wrist_temp AS "wristTemp", blood_oxygen AS "bloodOxygen"
+           FROM health_readings WHERE device_id = $1 AND time > $2 AND (${measures.map((m) => `${MEASURE_COLUMNS[m]} IS NOT NULL`).join(' OR ')})
+          ORDER BY time DESC LIMIT $3`,
+        [device.id, a.lastAt, n],
+      );
+      const asReadings = readings.map((r) => {
+        const reading: HealthReading = {};
+        for (const [k, v] of Object.entries(r) as [Measure, number | null][]) if (v !== null) reading[k] = Number(v);
+        return reading;
+      });
+      if (healthBackInRange(code, asReadings, th, n)) await clearLive(q, `id = $1`, [a.id], 'backInRange', at);
+    }
+  }
+
+  /**
+   * The platform sees conditions end that no event reports: an offline device that communicated
+   * again after its alarm, a low battery reported above ALARM_BATTERY_CLEAR_PERCENT after its alarm.
+   * Runs with the offline check. Returns the ids cleared.
+   */
+  async clearEnded(now = new Date()): Promise<number[]> {
+    return this.deps.database.transaction(async (q) => {
+      const online = await clearLive(
+        q,
+        `type = $1 AND EXISTS (SELECT 1 FROM device_state s WHERE s.device_id = alarms.device_id AND s.last_seen > alarms.last_at)`,
+        [ALARM_CODES.offline],
+        'backOnline',
+        now,
+      );
+      const charged = await clearLive(
+        q,
+        `type = $1 AND EXISTS (SELECT 1 FROM device_state s WHERE s.device_id = alarms.device_id AND s.last_seen > alarms.last_at AND s.battery > $2)`,
+        [ALARM_CODES.lowBattery, this.deps.config.ALARM_BATTERY_CLEAR_PERCENT],
+        'charged',
+        now,
+      );
+      return [...online, ...charged];
     });
   }
 
@@ -378,7 +442,7 @@ export class AlarmEngine {
     if (!device) return null;
     const C = ALARM_CODES;
     const code = scope === 'device' ? (t.kind === 'enter' ? C.deviceFenceIn : C.deviceFenceOut) : t.kind === 'enter' ? C.accountFenceIn : C.accountFenceOut;
-    return this.raise({
+    const input: RaiseInput = {
       code,
       device,
       time: t.time,
@@ -386,7 +450,16 @@ export class AlarmEngine {
       params: { fence: t.fenceName ?? `#${t.fenceId}`, fenceId: t.fenceId },
       lat: t.lat,
       lon: t.lon,
+    };
+    const raised = await this.commit(device.id, async (q) => {
+      // Back inside: the fence-out alarm of this fence has ended.
+      if (t.kind === 'enter') {
+        const out = scope === 'device' ? C.deviceFenceOut : C.accountFenceOut;
+        await clearLive(q, `device_id = $1 AND type = $2 AND message_params->>'fenceId' = $3`, [device.id, out, String(t.fenceId)], 'backInside', t.time);
+      }
+      return [input];
     });
+    return raised[0] ?? null;
   }
 
   /**
@@ -462,10 +535,17 @@ export class AlarmEngine {
     let time = input.time ? new Date(input.time) : now;
     // A device clock ahead of ours must not put alarms in the future.
     if (Number.isNaN(time.getTime()) || time > now) time = now;
+    // An open alarm silent for longer than the window takes no more repeats: this one opens a new alarm.
+    const windowMs = this.deps.config.ALARM_REPEAT_WINDOW_SECONDS * 1000;
+    await q(`UPDATE alarms SET takes_repeats = false WHERE device_id = $1 AND type = $2 AND takes_repeats AND last_at < $3`, [
+      input.device.id,
+      input.code,
+      new Date(time.getTime() - windowMs),
+    ]);
     const [row] = await q<Row>(
       `INSERT INTO alarms (type, device_id, account_id, message_key, message_params, value, lat, lon, created_at, last_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $9)
-       ON CONFLICT (device_id, type) WHERE status = 0 DO UPDATE SET
+       ON CONFLICT (device_id, type) WHERE takes_repeats DO UPDATE SET
          count = alarms.count + 1,
          last_at = GREATEST(alarms.last_at, EXCLUDED.last_at),
          account_id = EXCLUDED.account_id,
@@ -495,6 +575,12 @@ export class AlarmEngine {
       created: new Date(row!.created as string),
       lastAt: new Date(row!.lastAt as string),
     };
+    await q(`INSERT INTO alarm_events (alarm_id, at, kind, params) VALUES ($1, $2, $3, $4::jsonb)`, [
+      raised.id,
+      time,
+      raised.inserted ? 'raised' : 'repeated',
+      JSON.stringify(raised.inserted ? {} : { count: raised.count }),
+    ]);
     // Partners and alarm contacts hear of an alarm once, when it opens; repeats only update the record.
     let queued = 0;
     let notices = 0;
@@ -526,7 +612,9 @@ export class AlarmEngine {
     const nowMs = Date.now();
     const last = this.published.get(alarm.id);
     const fresh = alarm.inserted;
-    if (pagePush && (fresh || last === undefined || nowMs - last >= REPUBLISH_MS)) {
+    // Each SOS and fall pops up, repeats too (on the same record): a person may be in danger.
+    const always = ALWAYS_ON_ALARM_CODES.includes(alarm.code);
+    if (pagePush && (fresh || always || last === undefined || nowMs - last >= REPUBLISH_MS)) {
       this.published.set(alarm.id, nowMs);
       if (this.published.size > 50_000) this.published.clear();
       const message = renderAlarmMessage(DEFAULT_LOCALE, input.messageKey, input.params);
@@ -605,6 +693,33 @@ export class AlarmEngine {
     this.devices.set(id, { info, at: Date.now() });
     return info;
   }
+}
+
+const MEASURE_COLUMNS: Record<Measure, string> = {
+  heartRate: 'heart_rate',
+  systolic: 'systolic',
+  diastolic: 'diastolic',
+  bodyTemp: 'body_temp',
+  wristTemp: 'wrist_temp',
+  bloodOxygen: 'blood_oxygen',
+};
+
+/**
+ * Clears the alarms matching `where` (on the alarms table, with `params`) that are neither cleared
+ * nor resolved: the condition ended at `at`, for `reason`; each gets a "cleared" event. Acknowledged
+ * or not, they take no more repeats. Returns the ids cleared.
+ */
+export async function clearLive(q: QueryFn, where: string, params: unknown[], reason: string, at: Date | string): Promise<number[]> {
+  const n = params.length;
+  const rows = await q<{ id: number }>(
+    `UPDATE alarms SET cleared_at = $${n + 1}, takes_repeats = false WHERE cleared_at IS NULL AND resolved_at IS NULL AND (${where}) RETURNING id`,
+    [...params, new Date(at)],
+  );
+  const ids = rows.map((r) => Number(r.id));
+  if (ids.length) {
+    await q(`INSERT INTO alarm_events (alarm_id, at, kind, params) SELECT unnest($1::bigint[]), $2, 'cleared', $3::jsonb`, [ids, new Date(at), JSON.stringify({ reason })]);
+  }
+  return ids;
 }
 
 function refInfo(r: Row): DeviceInfo {

@@ -172,3 +172,25 @@ export function pathIdsUpward(path: string): number[] {
 export function backoffMs(attempt: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 3600_000);
 }
+
+/** The measures whose readings decide whether a health alarm's condition has ended. */
+export const MEASURES_OF_HEALTH_CODE: ReadonlyMap<number, readonly Measure[]> = new Map<number, readonly Measure[]>([
+  [ALARM_CODES.heartRateHigh, ['heartRate']],
+  [ALARM_CODES.heartRateLow, ['heartRate']],
+  [ALARM_CODES.bloodPressureHigh, ['systolic', 'diastolic']],
+  [ALARM_CODES.bloodPressureLow, ['systolic', 'diastolic']],
+  [ALARM_CODES.bodyTempHigh, ['bodyTemp']],
+  [ALARM_CODES.wristTempHigh, ['wristTemp']],
+  [ALARM_CODES.bloodOxygenLow, ['bloodOxygen']],
+]);
+
+/**
+ * Whether a health alarm's condition has ended: the latest `n` readings holding its measure (newest
+ * first, taken after the alarm's last raise) are all in range. Fewer than `n` readings: not yet.
+ */
+export function healthBackInRange(code: number, readings: readonly HealthReading[], th: HealthThresholds, n: number): boolean {
+  const measures = MEASURES_OF_HEALTH_CODE.get(code);
+  if (!measures) return false;
+  const relevant = readings.filter((r) => measures.some((m) => isNum(r[m]))).slice(0, n);
+  return relevant.length >= n && relevant.every((r) => !evaluateHealth(r, th).some((v) => v.code === code));
+}

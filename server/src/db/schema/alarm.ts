@@ -1,7 +1,7 @@
 // Alarms (SPEC §3 "Alarm type", "Alarm setting", "Alarm record"): the installation's alarm types,
 // the alarms raised, per-user pop-up settings, alarm contacts and health thresholds.
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, real, serial, smallint, text, timestamp, uniqueIndex, doublePrecision } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, real, serial, smallint, text, timestamp, uniqueIndex, doublePrecision } from 'drizzle-orm/pg-core';
 
 export const alarmTypes = pgTable(
   'alarm_types',
@@ -25,7 +25,11 @@ export const alarmTypes = pgTable(
   (t) => [uniqueIndex('alarm_types_code_uq').on(t.code)],
 );
 
-/** Status 0 unconfirmed, 1 confirmed. */
+/**
+ * Status 0 unconfirmed, 1 confirmed (acknowledged). The alarm's life (docs/decisions.md "Alarms"):
+ * open, acknowledged (status 1), resolved (resolved_at), and cleared by the platform when the
+ * condition ends (cleared_at), acknowledged or not.
+ */
 export const alarms = pgTable(
   'alarms',
   {
@@ -49,15 +53,48 @@ export const alarms = pgTable(
     lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     confirmedBy: integer('confirmed_by'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: integer('resolved_by'),
+    /** A key of ALARM_RESOLVE_CAUSES (contract). */
+    resolveCause: text('resolve_cause'),
+    resolveNote: text('resolve_note').notNull().default(''),
+    /** When the platform saw the condition end (back online, charged, back in range, back inside). */
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+    /** The account handling it: the alarm's account or one above it. */
+    assigneeId: integer('assignee_id'),
+    /**
+     * Repeats of the device's same type are counted into this row: true while unacknowledged, not
+     * resolved, not cleared, and last raised within ALARM_REPEAT_WINDOW_SECONDS of the repeat.
+     */
+    takesRepeats: boolean('takes_repeats').notNull().default(true),
   },
   (t) => [
-    // One open alarm per device and type: repeats update it (INSERT ... ON CONFLICT DO UPDATE).
-    uniqueIndex('alarms_open_uq').on(t.deviceId, t.type).where(sql`status = 0`),
+    // One alarm per device and type takes repeats: they update it (INSERT ... ON CONFLICT DO UPDATE).
+    uniqueIndex('alarms_open_uq').on(t.deviceId, t.type).where(sql`takes_repeats`),
+    // Alarms whose condition may still end: what the clearing rules look at.
+    index('alarms_live_idx').on(t.type, t.deviceId).where(sql`cleared_at IS NULL AND resolved_at IS NULL`),
     // Lists are ordered by (created_at, id): the id keeps pages stable and lets one index give the order.
     index('alarms_account_created_idx').on(t.accountId, t.createdAt, t.id),
     index('alarms_device_created_idx').on(t.deviceId, t.createdAt, t.id),
     index('alarms_created_idx').on(t.createdAt, t.id),
   ],
+);
+
+/**
+ * What happened to an alarm, in order: raised, repeated, acknowledged, assigned, comment, resolved,
+ * cleared (and the notices sent for it). `kind` is a key rendered in the reader's language with `params`.
+ */
+export const alarmEvents = pgTable(
+  'alarm_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    alarmId: bigint('alarm_id', { mode: 'number' }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    actorId: integer('actor_id'),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [index('alarm_events_alarm_idx').on(t.alarmId, t.at, t.id)],
 );
 
 /** A user's pop-up setting for one alarm type. */

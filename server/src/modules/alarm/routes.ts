@@ -18,4 +18,9 @@ export const alarmCalls = [
   defineCall('/ExceptionMessage/AlarmContactPersonByUserId', (ctx, body) => service.listContacts(ctx, body.UserId)),
   defineCall('/ExceptionMessage/actionForAlarmContactPeople', (ctx, body) => service.saveContact(ctx, body)),
   defineCall('/ExceptionMessage/DeleteAlarmContactPerson', (ctx, body) => service.deleteContact(ctx, body.Id)),
+  defineCall('/AlarmRecord/Resolve', (ctx, body) => service.resolveAlarm(ctx, body)),
+  defineCall('/AlarmRecord/Assign', (ctx, body) => service.assignAlarm(ctx, body)),
+  defineCall('/AlarmRecord/Comment', (ctx, body) => service.commentAlarm(ctx, body)),
+  defineCall('/AlarmRecord/Timeline', (ctx, body) => service.alarmTimeline(ctx, body.Id)),
+  defineCall('/AlarmRecord/Assignees', (ctx, body) => service.alarmAssignees(ctx, body.Id)),
 ];

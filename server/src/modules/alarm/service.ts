@@ -1,14 +1,15 @@
 // The Alarm area's calls: alarm types (admin), records with confirmation, thresholds, per-user
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { ALWAYS_ON_ALARM_CODES, type Locale, type SentTime } from '@wt/contract';
+import { ALWAYS_ON_ALARM_CODES, type AlarmResolveCause, type AlarmState, type Locale, type SentTime } from '@wt/contract';
 import type { AuthedContext, AuthUser } from '../../calls.js';
-import { accounts, alarmContacts, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
+import { accounts, alarmContacts, alarmEvents, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { allOf, contains, isUniqueViolation, rows } from '../../lib/sql.js';
 import { sentInstant, shownTime, shownTimeOrNull, viewerDayStart } from '../../lib/time.js';
 import { ALARM_TOPICS, loadThresholds } from '../../rules/alarm-engine.js';
+import { pathIdsUpward } from '../../rules/alarm-rules.js';
 import { alarmTypeDescription, alarmTypeName, renderAlarmMessage } from './format.js';
 
 type Row = Record<string, unknown>;
@@ -184,6 +185,24 @@ export interface RecordFilter {
   DeviceId?: number;
   Imei?: string;
   AccountId?: number;
+  State?: AlarmState;
+  AssigneeId?: number;
+}
+
+/** Each state as a condition on the alarms table. */
+const STATE_CONDITIONS: Record<AlarmState, SQL> = {
+  open: sql`(${alarms.resolvedAt} IS NULL AND ${alarms.clearedAt} IS NULL AND ${alarms.status} = 0)`,
+  acknowledged: sql`(${alarms.resolvedAt} IS NULL AND ${alarms.clearedAt} IS NULL AND ${alarms.status} = 1)`,
+  resolved: sql`(${alarms.resolvedAt} IS NOT NULL)`,
+  cleared: sql`(${alarms.resolvedAt} IS NULL AND ${alarms.clearedAt} IS NOT NULL)`,
+  clearedUnacknowledged: sql`(${alarms.resolvedAt} IS NULL AND ${alarms.clearedAt} IS NOT NULL AND ${alarms.status} = 0)`,
+};
+
+/** Where an alarm is in its life, from its columns. */
+export function alarmState(r: { status: number; resolvedAt: unknown; clearedAt: unknown }): AlarmState {
+  if (r.resolvedAt) return 'resolved';
+  if (r.clearedAt) return Number(r.status) === 1 ? 'cleared' : 'clearedUnacknowledged';
+  return Number(r.status) === 1 ? 'acknowledged' : 'open';
 }
 
 export async function recordConditions(ctx: AuthedContext, f: RecordFilter): Promise<SQL[]> {
@@ -201,6 +220,8 @@ export async function recordConditions(ctx: AuthedContext, f: RecordFilter): Pro
   if (f.Type?.length) conds.push(sql`${alarms.type} IN (${sql.join(f.Type.map((t) => sql`${t}`), sql`, `)})`);
   if (f.Status !== undefined) conds.push(eq(alarms.status, f.Status));
   if (f.DeviceId) conds.push(eq(alarms.deviceId, f.DeviceId));
+  if (f.State) conds.push(STATE_CONDITIONS[f.State]);
+  if (f.AssigneeId) conds.push(eq(alarms.assigneeId, f.AssigneeId));
   if (f.Imei) {
     const exact = /^\d{15}$/.test(f.Imei);
     conds.push(
@@ -215,7 +236,10 @@ export async function recordConditions(ctx: AuthedContext, f: RecordFilter): Pro
 export const RECORD_COLUMNS = sql`al.id, al.type, al.device_id AS "deviceId", d.imei, d.name AS "deviceName", al.account_id AS "accountId",
   coalesce(nullif(a.username, ''), a.login_name) AS "accountName", d.model_name AS "model", al.status, al.remark,
   al.message_key AS "messageKey", al.message_params AS "messageParams", al.value, al.lat, al.lon, al.count,
-  al.created_at AS "created", al.last_at AS "lastAt", al.confirmed_at AS "confirmedAt", cb.login_name AS "confirmedBy"`;
+  al.created_at AS "created", al.last_at AS "lastAt", al.confirmed_at AS "confirmedAt", cb.login_name AS "confirmedBy",
+  al.resolved_at AS "resolvedAt", (SELECT login_name FROM accounts WHERE id = al.resolved_by) AS "resolvedBy", al.resolve_cause AS "resolveCause",
+  al.resolve_note AS "resolveNote", al.cleared_at AS "clearedAt", al.assignee_id AS "assigneeId",
+  (SELECT coalesce(nullif(username, ''), login_name) FROM accounts WHERE id = al.assignee_id) AS "assigneeName"`;
 
 /** A record as the viewer reads it: messages in its language, times in its zone. */
 export function recordOut(locale: Locale, viewer: Pick<AuthUser, 'timeZoneOffset'>, r: Row) {
@@ -241,6 +265,14 @@ export function recordOut(locale: Locale, viewer: Pick<AuthUser, 'timeZoneOffset
     LastTime: shownTime(viewer, r.lastAt as Date),
     ConfirmedAt: shownTimeOrNull(viewer, r.confirmedAt as Date | null),
     ConfirmedBy: r.confirmedBy ? String(r.confirmedBy) : null,
+    State: alarmState({ status: Number(r.status), resolvedAt: r.resolvedAt, clearedAt: r.clearedAt }),
+    ResolvedAt: shownTimeOrNull(viewer, r.resolvedAt as Date | null),
+    ResolvedBy: r.resolvedBy ? String(r.resolvedBy) : null,
+    ResolveCause: r.resolveCause ? String(r.resolveCause) : null,
+    ResolveNote: String(r.resolveNote ?? ''),
+    ClearedAt: shownTimeOrNull(viewer, r.clearedAt as Date | null),
+    AssigneeId: toNum(r.assigneeId),
+    AssigneeName: r.assigneeName ? String(r.assigneeName) : null,
   };
 }
 
@@ -283,13 +315,19 @@ export async function confirmMany(
   else if (b.AllToday || b.DeviceId !== undefined || b.Imei !== undefined) conds.push(sql`${alarms.createdAt} >= ${sentInstant(ctx.user, b.Since) ?? viewerDayStart(ctx.user, 0)}`);
   // Defence in depth: the schema already refuses a request without a scope.
   else throw fieldError('AllToday', 'alarm.confirmScopeRequired');
-  const done = await ctx.deps.database.db
-    .update(alarms)
-    .set({ status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id })
-    .where(and(...conds))
-    .returning({ id: alarms.id });
+  const done = await ctx.deps.database.db.transaction(async (tx) => {
+    const ids = await tx
+      .update(alarms)
+      .set({ status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id, takesRepeats: false })
+      .where(and(...conds))
+      .returning({ id: alarms.id });
+    if (ids.length) await tx.insert(alarmEvents).values(ids.map((r) => ({ alarmId: r.id, kind: 'acknowledged', actorId: ctx.user.id, params: noteParams(b.Remark) })));
+    return ids;
+  });
   return { State: 200 as const, Count: done.length };
 }
+
+const noteParams = (note: string) => (note ? { note } : {});
 
 export async function confirmOne(ctx: AuthedContext, b: { Id: number; Remark: string }) {
   const { db } = ctx.deps.database;
@@ -299,11 +337,113 @@ export async function confirmOne(ctx: AuthedContext, b: { Id: number; Remark: st
     .where(and(eq(alarms.id, b.Id), ownedBySubtree(alarms.accountId, ctx.user)))
     .limit(1);
   if (!row) throw notFound();
-  await db
-    .update(alarms)
-    .set(row.status === 0 ? { status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id } : { remark: b.Remark })
-    .where(eq(alarms.id, b.Id));
+  await db.transaction(async (tx) => {
+    if (row.status !== 0) {
+      await tx.update(alarms).set({ remark: b.Remark }).where(eq(alarms.id, b.Id));
+      return;
+    }
+    // Confirming is acknowledging: someone has it, repeats open no longer count into it.
+    const done = await tx
+      .update(alarms)
+      .set({ status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id, takesRepeats: false })
+      .where(and(eq(alarms.id, b.Id), eq(alarms.status, 0)))
+      .returning({ id: alarms.id });
+    if (done.length) await tx.insert(alarmEvents).values({ alarmId: b.Id, kind: 'acknowledged', actorId: ctx.user.id, params: noteParams(b.Remark) });
+  });
   return { State: 200 as const };
+}
+
+// ---- the alarm's life: resolve, assign, comment, timeline -------------------------------------------
+
+/** An alarm of the caller's subtree with its account's path; another tenant's answers "not found". */
+async function alarmInScope(ctx: AuthedContext, id: number) {
+  const [row] = await ctx.deps.database.db
+    .select({ id: alarms.id, status: alarms.status, resolvedAt: alarms.resolvedAt, accountPath: accounts.path })
+    .from(alarms)
+    .innerJoin(accounts, eq(accounts.id, alarms.accountId))
+    .where(and(eq(alarms.id, id), ownedBySubtree(alarms.accountId, ctx.user)))
+    .limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Resolves an alarm with a cause and a note; an alarm nobody acknowledged is acknowledged with it. */
+export async function resolveAlarm(ctx: AuthedContext, b: { Id: number; Cause: AlarmResolveCause; Note: string }) {
+  const a = await alarmInScope(ctx, b.Id);
+  if (a.resolvedAt) throw conflict('alarm.alreadyResolved');
+  const now = new Date();
+  await ctx.deps.database.db.transaction(async (tx) => {
+    const ack = a.status === 0 ? { status: 1, confirmedAt: now, confirmedBy: ctx.user.id } : {};
+    const done = await tx
+      .update(alarms)
+      .set({ ...ack, resolvedAt: now, resolvedBy: ctx.user.id, resolveCause: b.Cause, resolveNote: b.Note, takesRepeats: false })
+      .where(and(eq(alarms.id, b.Id), sql`${alarms.resolvedAt} IS NULL`))
+      .returning({ id: alarms.id });
+    // Resolved meanwhile by someone else.
+    if (!done.length) throw conflict('alarm.alreadyResolved');
+    const events: (typeof alarmEvents.$inferInsert)[] = [];
+    if (a.status === 0) events.push({ alarmId: b.Id, at: now, kind: 'acknowledged', actorId: ctx.user.id, params: {} });
+    events.push({ alarmId: b.Id, at: now, kind: 'resolved', actorId: ctx.user.id, params: { cause: b.Cause, ...noteParams(b.Note) } });
+    await tx.insert(alarmEvents).values(events);
+  });
+  return { State: 200 as const };
+}
+
+/** The accounts an alarm can be given to: its account and those above it, nearest first. */
+async function assignable(ctx: AuthedContext, accountPath: string) {
+  const ids = pathIdsUpward(accountPath);
+  const found = await ctx.deps.database.db
+    .select({ id: accounts.id, name: sql<string>`coalesce(nullif(${accounts.username}, ''), ${accounts.loginName})` })
+    .from(accounts)
+    .where(sql`${accounts.id} IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`);
+  return ids.map((id) => found.find((f) => f.id === id)).filter((f): f is { id: number; name: string } => Boolean(f));
+}
+
+export async function alarmAssignees(ctx: AuthedContext, id: number) {
+  const a = await alarmInScope(ctx, id);
+  return { State: 200 as const, Items: (await assignable(ctx, a.accountPath)).map((u) => ({ Id: u.id, Name: u.name })) };
+}
+
+/** Gives an alarm to an account of its account's line (its own or one above), or takes it back (null). */
+export async function assignAlarm(ctx: AuthedContext, b: { Id: number; AssigneeId: number | null }) {
+  const a = await alarmInScope(ctx, b.Id);
+  let assignee: { id: number; name: string } | undefined;
+  if (b.AssigneeId !== null) {
+    assignee = (await assignable(ctx, a.accountPath)).find((u) => u.id === b.AssigneeId);
+    if (!assignee) throw fieldError('AssigneeId', 'alarm.assigneeNotAllowed');
+  }
+  await ctx.deps.database.db.transaction(async (tx) => {
+    await tx.update(alarms).set({ assigneeId: assignee?.id ?? null }).where(eq(alarms.id, b.Id));
+    await tx.insert(alarmEvents).values({
+      alarmId: b.Id,
+      kind: 'assigned',
+      actorId: ctx.user.id,
+      params: assignee ? { assigneeId: assignee.id, assignee: assignee.name } : { assignee: null },
+    });
+  });
+  return { State: 200 as const };
+}
+
+export async function commentAlarm(ctx: AuthedContext, b: { Id: number; Text: string }) {
+  await alarmInScope(ctx, b.Id);
+  await ctx.deps.database.db.insert(alarmEvents).values({ alarmId: b.Id, kind: 'comment', actorId: ctx.user.id, params: { text: b.Text } });
+  return { State: 200 as const };
+}
+
+/** What happened to one alarm, oldest first, times in the viewer's zone. */
+export async function alarmTimeline(ctx: AuthedContext, id: number) {
+  await alarmInScope(ctx, id);
+  const items = await ctx.deps.database.db
+    .select({ id: alarmEvents.id, at: alarmEvents.at, kind: alarmEvents.kind, params: alarmEvents.params, actor: accounts.loginName })
+    .from(alarmEvents)
+    .leftJoin(accounts, eq(accounts.id, alarmEvents.actorId))
+    .where(eq(alarmEvents.alarmId, id))
+    .orderBy(asc(alarmEvents.at), asc(alarmEvents.id))
+    .limit(1000);
+  return {
+    State: 200 as const,
+    Items: items.map((e) => ({ Id: e.id, At: shownTime(ctx.user, e.at), Kind: e.kind, Actor: e.actor ?? null, Params: e.params ?? {} })),
+  };
 }
 
 // ---- thresholds --------------------------------------------------------------------------------------

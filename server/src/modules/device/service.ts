@@ -276,6 +276,8 @@ export async function purgeDevices(tx: Db, ids: number[]) {
   await tx.delete(pushOutbox).where(
     and(eq(pushOutbox.status, 'pending'), inArray(pushOutbox.alarmId, tx.select({ id: alarms.id }).from(alarms).where(sql`${alarms.deviceId} = ANY(${list})`))),
   );
+  // Their alarms' timelines go with the alarms.
+  await tx.execute(sql`DELETE FROM alarm_events WHERE alarm_id IN (SELECT id FROM alarms WHERE device_id = ANY(${list}))`);
   for (const [table, col] of [
     [alarms, alarms.deviceId],
     [healthThresholds, healthThresholds.deviceId],

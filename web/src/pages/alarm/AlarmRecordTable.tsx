@@ -4,13 +4,14 @@
 import { useEffect, useState } from 'react';
 import { PositionText } from '../../components/PositionText';
 import { AlarmTimes } from './AlarmTimes';
-import { App, Button, DatePicker, Input, Select, Tag, Typography } from 'antd';
+import { App, Button, DatePicker, Input, Select, Space, Tag, Typography } from 'antd';
 import { CheckCircleOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
-import type { AlarmRecord } from '@wt/contract';
+import { ALARM_STATES, type AlarmRecord, type AlarmState } from '@wt/contract';
+import { AlarmStateTag, AlarmTimelineDrawer, AssignAlarmDialog, CommentAlarmDialog, ResolveAlarmDialog } from './AlarmLife';
 import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { SearchForm } from '../../components/SearchForm';
@@ -28,6 +29,7 @@ interface Search {
   Range?: [Dayjs, Dayjs];
   Type?: number;
   Status?: number;
+  State?: AlarmState;
   Imei?: string;
 }
 
@@ -37,6 +39,7 @@ function filterOf(s: Search, fixed: { DeviceId?: number; Imei?: string }) {
     EndTime: s.Range?.[1] ? wallClock(s.Range[1].endOf('day')) : undefined,
     Type: s.Type,
     Status: s.Status,
+    State: s.State,
     Imei: fixed.Imei ?? s.Imei,
     DeviceId: fixed.DeviceId,
   };
@@ -51,6 +54,8 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
   const types = useAlarmTypes();
   const [search, setSearch] = useState<Search>({});
   const [confirming, setConfirming] = useState<{ record?: AlarmRecord } | null>(null);
+  const [acting, setActing] = useState<{ action: 'resolve' | 'assign' | 'comment' | 'timeline'; record: AlarmRecord } | null>(null);
+  const actingOn = (action: 'resolve' | 'assign' | 'comment' | 'timeline') => (acting?.action === action ? acting.record : null);
   const single = Boolean(imei || deviceId);
   const fixed = { DeviceId: deviceId, Imei: imei };
   // A new alarm on the realtime socket refreshes the list, so the page is live without polling.
@@ -107,6 +112,18 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
               />
             ),
           },
+          {
+            name: 'State',
+            label: t('alarm:life.stateFilter'),
+            input: (
+              <Select
+                allowClear
+                style={{ width: 170 }}
+                data-testid="state-filter"
+                options={ALARM_STATES.map((st) => ({ value: st, label: t(`alarm:life.state.${st}`) }))}
+              />
+            ),
+          },
           ...(imei || deviceId ? [] : [{ name: 'Imei', label: t('alarm:record.device'), input: <Input allowClear placeholder={t('alarm:record.devicePlaceholder')} style={{ width: 200 }} /> }]),
         ]}
       />
@@ -114,7 +131,7 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
         queryKey={[...ALARM_KEY, 'records', deviceId ?? imei ?? 'all']}
         params={filter}
         rowKey="Id"
-        scrollX={1835}
+        scrollX={2215}
         testId="alarm-records"
         fetch={(q, p) => call('/ExceptionMessage/allExceptionMsgPage', { PageNo: q.page, PageCount: q.pageSize, ...(p as object) })}
         toolbar={
@@ -154,6 +171,8 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
             width: 90,
             render: (_, r) => <Tag color={r.Status === 1 ? 'green' : 'red'}>{t(`alarm:status.${r.Status}`)}</Tag>,
           },
+          { key: 'State', title: t('alarm:life.stateFilter'), width: 140, render: (_, r) => <AlarmStateTag state={r.State} /> },
+          { key: 'Assignee', title: t('alarm:life.assignee'), width: 120, render: (_, r) => r.AssigneeName ?? '-', onCell: userDataCell },
           { key: 'Imei', title: 'IMEI', dataIndex: 'Imei', width: 150 },
           { key: 'DeviceName', title: t('alarm:record.deviceName'), dataIndex: 'DeviceName', width: 130, onCell: userDataCell },
           { key: 'AccountName', title: t('alarm:record.account'), dataIndex: 'AccountName', width: 130, onCell: userDataCell },
@@ -182,14 +201,35 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
           {
             key: 'actions',
             title: t('alarm:actions'),
-            width: 100,
+            width: 240,
             fixed: 'right',
-            render: (_, r) =>
-              r.Status === 0 && can('alarm.confirm') ? (
-                <Button type="link" size="small" onClick={() => setConfirming({ record: r })} data-testid="confirm-one">
-                  {t('alarm:record.confirm')}
+            render: (_, r) => (
+              <Space size={0} wrap>
+                {r.Status === 0 && can('alarm.confirm') ? (
+                  <Button type="link" size="small" onClick={() => setConfirming({ record: r })} data-testid="confirm-one">
+                    {t('alarm:record.confirm')}
+                  </Button>
+                ) : null}
+                {r.State !== 'resolved' && can('alarm.confirm') ? (
+                  <Button type="link" size="small" onClick={() => setActing({ action: 'resolve', record: r })} data-testid="resolve-one">
+                    {t('alarm:life.resolve')}
+                  </Button>
+                ) : null}
+                {can('alarm.confirm') ? (
+                  <>
+                    <Button type="link" size="small" onClick={() => setActing({ action: 'assign', record: r })} data-testid="assign-one">
+                      {t('alarm:life.assign')}
+                    </Button>
+                    <Button type="link" size="small" onClick={() => setActing({ action: 'comment', record: r })} data-testid="comment-one">
+                      {t('alarm:life.comment')}
+                    </Button>
+                  </>
+                ) : null}
+                <Button type="link" size="small" onClick={() => setActing({ action: 'timeline', record: r })} data-testid="timeline-one">
+                  {t('alarm:life.timeline')}
                 </Button>
-              ) : null,
+              </Space>
+            ),
           },
         ]}
       />
@@ -200,6 +240,10 @@ export function AlarmRecordTable({ deviceId, imei }: { deviceId?: number; imei?:
         onSubmit={submitConfirm}
         onClose={() => setConfirming(null)}
       />
+      <ResolveAlarmDialog alarm={actingOn('resolve')} onClose={() => setActing(null)} />
+      <AssignAlarmDialog alarm={actingOn('assign')} onClose={() => setActing(null)} />
+      <CommentAlarmDialog alarm={actingOn('comment')} onClose={() => setActing(null)} />
+      <AlarmTimelineDrawer alarm={actingOn('timeline')} onClose={() => setActing(null)} />
     </>
   );
 }
