@@ -33,6 +33,7 @@ import {
 import { NOTICE_TOPICS, enqueueAlarmNotices } from '../modules/sms/notices.js';
 import { smsSends } from '../modules/sms/providers.js';
 import { PUSH_TOPICS, enqueuePush } from '../modules/push/outbox.js';
+import { ESCALATION_TOPICS, scheduleEscalation } from '../modules/escalation/engine.js';
 
 /** Bus topics of the alarm area. */
 export const ALARM_TOPICS = {
@@ -113,6 +114,8 @@ interface Stored {
   queued: number;
   /** Alarm contacts' notices queued. */
   notices: number;
+  /** Its first escalation step was scheduled. */
+  escalates: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -444,7 +447,7 @@ export class AlarmEngine {
     });
     for (const s of stored) {
       try {
-        await this.fanOut(s.raised, s.input, this.types.get(s.input.code)?.pagePush ?? true, s.queued, s.notices);
+        await this.fanOut(s.raised, s.input, this.types.get(s.input.code)?.pagePush ?? true, s.queued, s.notices, s.escalates);
       } catch (err) {
         this.deps.log.error({ err, alarmId: s.raised.id }, 'alarm engine: telling of a stored alarm failed');
       }
@@ -498,6 +501,7 @@ export class AlarmEngine {
     // Partners and alarm contacts hear of an alarm once, when it opens; repeats only update the record.
     let queued = 0;
     let notices = 0;
+    let escalates = false;
     if (raised.inserted) {
       const category = type?.category ?? alarmTypeByCode(raised.code)?.category ?? 'device';
       queued = await enqueuePush(
@@ -518,11 +522,12 @@ export class AlarmEngine {
         q,
       );
       notices = await this.queueContactNotices(q, raised, input);
+      escalates = await scheduleEscalation(q, { id: raised.id, code: raised.code, accountPath: input.device.accountPath, created: raised.created });
     }
-    return { raised, input, queued, notices };
+    return { raised, input, queued, notices, escalates };
   }
 
-  private async fanOut(alarm: RaisedAlarm, input: RaiseInput, pagePush: boolean, queued = 0, notices = 0): Promise<void> {
+  private async fanOut(alarm: RaisedAlarm, input: RaiseInput, pagePush: boolean, queued = 0, notices = 0, escalates = false): Promise<void> {
     const nowMs = Date.now();
     const last = this.published.get(alarm.id);
     const fresh = alarm.inserted;
@@ -553,6 +558,7 @@ export class AlarmEngine {
     if (!fresh) return;
     if (queued > 0) this.deps.bus.publish(PUSH_TOPICS.enqueued, { count: queued });
     if (notices > 0) this.deps.bus.publish(NOTICE_TOPICS.enqueued, { count: notices });
+    if (escalates) this.deps.bus.publish(ESCALATION_TOPICS.enqueued, {});
   }
 
   /** The alarm contacts' SMS and e-mails, in the alarm's transaction, each in its account's language. */

@@ -1,5 +1,6 @@
 // The Alarm area's calls: alarm types (admin), records with confirmation, thresholds, per-user
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
+import { stopEscalation } from '../escalation/engine.js';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { ALWAYS_ON_ALARM_CODES, type Locale, type SentTime } from '@wt/contract';
 import type { AuthedContext, AuthUser } from '../../calls.js';
@@ -288,6 +289,7 @@ export async function confirmMany(
     .set({ status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id })
     .where(and(...conds))
     .returning({ id: alarms.id });
+  await stopEscalation(ctx.deps, done.map((d) => d.id));
   return { State: 200 as const, Count: done.length };
 }
 
@@ -303,6 +305,7 @@ export async function confirmOne(ctx: AuthedContext, b: { Id: number; Remark: st
     .update(alarms)
     .set(row.status === 0 ? { status: 1, remark: b.Remark, confirmedAt: new Date(), confirmedBy: ctx.user.id } : { remark: b.Remark })
     .where(eq(alarms.id, b.Id));
+  if (row.status === 0) await stopEscalation(ctx.deps, [b.Id]);
   return { State: 200 as const };
 }
 
