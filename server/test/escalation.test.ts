@@ -40,8 +40,9 @@ describe('escalation policies and steps (PGlite)', () => {
     const bad = await p.call('/Escalation/Save', { UserId: agentId, AlarmType: ALARM_CODES.sos, Steps: [{ Wait: 5, Channels: ['sms'] }, { Wait: 2, Channels: ['fax'] }] }, agent);
     expect(bad.body.State).not.toBe(200);
     expect(JSON.stringify(bad.body)).toMatch(/Steps/);
-    const none = await p.call('/Escalation/Get', { UserId: agentId, AlarmType: ALARM_CODES.sos }, agent);
-    expect(none.body.Own).toBeNull();
+    // The demo's SOS policy of the agent, unchanged by the refused save.
+    const seeded = await p.call('/Escalation/Get', { UserId: agentId, AlarmType: ALARM_CODES.sos }, agent);
+    expect(seeded.body.Own).toMatchObject({ RepeatMinutes: 5, RepeatCap: 6, Steps: [{ Wait: 0, Channels: ['console'] }, { Wait: 1, Contacts: [1] }, { Wait: 3, Contacts: [2], Parent: true }] });
     const noType = await p.call('/Escalation/Save', { AlarmType: 56, Steps: [{ Wait: 0, Channels: ['console'] }] }, agent);
     expect(noType.body.State).not.toBe(200);
 

@@ -148,7 +148,7 @@ export class EscalationChannel implements OutboxChannel {
       return {
         subject: translate(locale, 'alarm.notifySubject', { platform: this.deps.config.PLATFORM_TITLE, type: typeName, device }),
         text: translate(locale, 'alarm.notifyText', {
-          time: formatInZone(new Date(String(alarm.lastAt)), offset),
+          time: formatInZone(new Date(alarm.lastAt as string | Date), offset),
           device,
           imei: alarm.imei,
           type: typeName,
@@ -206,7 +206,7 @@ export class EscalationChannel implements OutboxChannel {
           message: renderAlarmMessage(DEFAULT_LOCALE, String(alarm.messageKey), alarm.params as Record<string, unknown>),
           messageKey: String(alarm.messageKey),
           params: alarm.params as Record<string, unknown>,
-          created: new Date(String(alarm.created)),
+          created: new Date(alarm.created as string | Date),
           value: alarm.value === null ? null : Number(alarm.value),
           lat: alarm.lat === null ? null : Number(alarm.lat),
           lon: alarm.lon === null ? null : Number(alarm.lon),
@@ -216,15 +216,17 @@ export class EscalationChannel implements OutboxChannel {
       await send('push', `${out.pushes}`, out.pushes > 0, out.pushes > 0 ? '' : 'escalation.noPartner');
     }
     if (spec.channels.includes('console')) {
-      // The pop-up goes to every console of the device's account and of the accounts above it.
-      out.console = {
+      // The pop-up goes to every console of the device's account and of the accounts above it. A first
+      // step due at once is the pop-up the raising itself showed on the same consoles: not shown twice.
+      const shown = n === 0 && spec.wait === 0;
+      out.console = shown ? null : {
         NotificationType: code,
         DeviceID: alarm.imei,
         Nickname: alarm.deviceName,
         Message: renderAlarmMessage(DEFAULT_LOCALE, String(alarm.messageKey), alarm.params as Record<string, unknown>),
         MessageKey: alarm.messageKey,
         MessageParams: alarm.params ?? {},
-        Created: new Date(String(alarm.lastAt)).toISOString(),
+        Created: new Date(alarm.lastAt as string | Date).toISOString(),
         deviceId: Number(alarm.deviceId),
         accountPath: alarm.path,
         Imei: alarm.imei,
@@ -237,7 +239,7 @@ export class EscalationChannel implements OutboxChannel {
     }
     await q(`UPDATE escalation_outbox SET status = 'delivered', locked_until = NULL WHERE id = $1`, [r.id]);
     // The next step waits from the alarm's raising; the repeats of the last one from now, up to the cap.
-    const created = new Date(String(alarm.created)).getTime();
+    const created = new Date(alarm.created as string | Date).getTime();
     let next: Date | null = null;
     if (n + 1 < steps.length) next = new Date(Math.max(created + steps[n + 1]!.wait * 60_000, now.getTime()));
     else if (Number(policy.repeat) > 0 && n + 1 - steps.length < Number(policy.cap)) next = new Date(now.getTime() + Number(policy.repeat) * 60_000);
