@@ -4,7 +4,7 @@
 // SOS, and acknowledging cancelling what is pending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_CODES } from '@wt/contract';
-import { inQuietHours } from '../src/modules/escalation/engine.js';
+import { EscalationChannel, inQuietHours } from '../src/modules/escalation/engine.js';
 import { escalationWorkers } from '../src/rules/services.js';
 import { startTestPlatform, type TestPlatform } from './helpers.js';
 import { addDevice, deviceAlarm } from './alarm-fixtures.js';
@@ -104,6 +104,35 @@ describe('escalation policies and steps (PGlite)', () => {
     expect(after!.status).toBe('cancelled');
     const sends = await p.deps.database.query<Row>(`SELECT count(*)::int AS n FROM escalation_sends WHERE alarm_id = $1`, [alarmId]);
     expect(sends[0]!.n).toBe(first.length + second.length);
+  }, 120_000);
+
+  it('runs a step once: a finished step delivered again sends nothing, a step whose worker died runs when its lease expires', async () => {
+    await p.call('/Escalation/Save', { AlarmType: ALARM_CODES.fall, Steps: [{ Wait: 0, Channels: ['sms'], Contacts: [1] }, { Wait: 10, Channels: ['sms'], Contacts: [1] }] }, clinic);
+    const watch = await addDevice(p, 'clinic01', '865000000026002', 'Room 5');
+    await deviceAlarm(p, watch, 'fall');
+    const [alarm] = await p.deps.database.query<Row>(`SELECT id FROM alarms WHERE device_id = $1 AND type = $2`, [watch.id, ALARM_CODES.fall]);
+    const sendsOf = () => p.deps.database.query<Row>(`SELECT * FROM escalation_sends WHERE alarm_id = $1 ORDER BY id`, [alarm!.id]);
+    await until(async () => (await sendsOf()).length === 1);
+    const [done] = await p.deps.database.query<Row>(`SELECT * FROM escalation_outbox WHERE alarm_id = $1 AND step = 0`, [alarm!.id]);
+    expect(done!.status).toBe('delivered');
+    // A process that committed the step and died before its outbox update: claimed again, it sends nothing.
+    const channel = new EscalationChannel(p.deps);
+    expect(await channel.deliver(done!)).toMatchObject({ ok: true, status: 'cancelled' });
+    channel.close();
+    expect(await sendsOf()).toHaveLength(1);
+    // The next step claimed by a worker that died (a lease that ran out) runs once when it is due.
+    await p.deps.database.query(`UPDATE escalation_outbox SET next_at = now(), locked_until = now() - interval '1 second' WHERE alarm_id = $1 AND step = 1`, [alarm!.id]);
+    escalationWorkers.get(p.deps)!.kick();
+    const after = await until(async () => {
+      const rows = await sendsOf();
+      return rows.length === 2 && rows;
+    });
+    expect(after[1]).toMatchObject({ step: 2, channel: 'sms', recipient: '13800000101', ok: true });
+    const rows = await p.deps.database.query<Row>(`SELECT step, status FROM escalation_outbox WHERE alarm_id = $1 ORDER BY step`, [alarm!.id]);
+    expect(rows).toEqual([
+      { step: 0, status: 'delivered' },
+      { step: 1, status: 'delivered' },
+    ]);
   }, 120_000);
 
   it('holds back a contact in quiet hours, except for SOS and falls', () => {
