@@ -21,3 +21,4 @@ export * from './pages.js';
 export * from './schemas/oplog.js';
 export * from './schemas/platform.js';
 export * from './schemas/retention.js';
+export * from './schemas/escalation.js';

@@ -336,6 +336,11 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/APPInfo/List': 'read',
   '/APPInfo/Save': 'app.edit',
   '/APPInfo/Delete': 'app.edit',
+  // Escalation of unacknowledged alarms.
+  '/Escalation/List': 'read',
+  '/Escalation/Get': 'read',
+  '/Escalation/Save': 'alarm.setting',
+  '/Escalation/Delete': 'alarm.setting',
   // Retention of the time series.
   '/Retention/Info': 'read',
   '/Retention/Save': 'platform.edit',

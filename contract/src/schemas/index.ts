@@ -25,6 +25,7 @@ import * as accountFence from './account-fence.js';
 import * as scene from './scene.js';
 import * as messaging from './messaging.js';
 import * as retention from './retention.js';
+import * as escalation from './escalation.js';
 import * as inventory from './inventory.js';
 import * as erp from './erp.js';
 import * as beacon from './beacon.js';
@@ -131,6 +132,7 @@ const ALL_SCHEMAS = {
   ...messaging.ipSchemas,
   ...messaging.weatherSchemas,
   ...retention.retentionSchemas,
+  ...escalation.escalationSchemas,
   ...inventory.inventorySchemas,
   ...erp.erpSchemas,
   ...beacon.beaconSchemas,

@@ -35,6 +35,7 @@ import { weatherCalls } from './message/weather.js';
 import { appCalls } from './app/routes.js';
 import { appPackageRoutes } from './app/packages.js';
 import { retentionCalls } from './retention/routes.js';
+import { escalationCalls } from './escalation/routes.js';
 import { inventoryCalls } from './inventory/routes.js';
 import { erpCalls } from './erp/routes.js';
 import { beaconCalls } from './beacon/routes.js';
@@ -72,6 +73,7 @@ export function allCalls(): CallDef[] {
     ...appCalls,
     ...weatherCalls,
     ...retentionCalls,
+    ...escalationCalls,
     ...inventoryCalls,
     ...erpCalls,
     ...beaconCalls,

@@ -28,6 +28,11 @@ const OUTBOXES = [
     name: 'mail',
     sql: `SELECT count(*)::int AS n, extract(epoch FROM now() - min(created_at))::float8 AS age FROM notice_outbox WHERE status = 'pending' AND channel = 'email'`,
   },
+  {
+    // Escalation steps wait for their time by design: only the due ones count, and the age is how late the oldest is.
+    name: 'escalation',
+    sql: `SELECT count(*)::int AS n, extract(epoch FROM now() - min(next_at))::float8 AS age FROM escalation_outbox WHERE status = 'pending' AND next_at <= now()`,
+  },
 ] as const;
 
 /** Device events and health readings the alarm engine has not judged yet (any process): the oldest's age is its lag. */

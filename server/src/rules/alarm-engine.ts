@@ -35,6 +35,7 @@ import {
 import { NOTICE_TOPICS, enqueueAlarmNotices } from '../modules/sms/notices.js';
 import { smsSends } from '../modules/sms/providers.js';
 import { PUSH_TOPICS, enqueuePush } from '../modules/push/outbox.js';
+import { ESCALATION_TOPICS, scheduleEscalation } from '../modules/escalation/engine.js';
 
 /** Bus topics of the alarm area. */
 export const ALARM_TOPICS = {
@@ -115,6 +116,8 @@ interface Stored {
   queued: number;
   /** Alarm contacts' notices queued. */
   notices: number;
+  /** Its first escalation step was scheduled. */
+  escalates: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -517,7 +520,7 @@ export class AlarmEngine {
     });
     for (const s of stored) {
       try {
-        await this.fanOut(s.raised, s.input, this.types.get(s.input.code)?.pagePush ?? true, s.queued, s.notices);
+        await this.fanOut(s.raised, s.input, this.types.get(s.input.code)?.pagePush ?? true, s.queued, s.notices, s.escalates);
       } catch (err) {
         this.deps.log.error({ err, alarmId: s.raised.id }, 'alarm engine: telling of a stored alarm failed');
       }
@@ -584,6 +587,7 @@ export class AlarmEngine {
     // Partners and alarm contacts hear of an alarm once, when it opens; repeats only update the record.
     let queued = 0;
     let notices = 0;
+    let escalates = false;
     if (raised.inserted) {
       const category = type?.category ?? alarmTypeByCode(raised.code)?.category ?? 'device';
       queued = await enqueuePush(
@@ -604,11 +608,12 @@ export class AlarmEngine {
         q,
       );
       notices = await this.queueContactNotices(q, raised, input);
+      escalates = await scheduleEscalation(q, { id: raised.id, code: raised.code, accountPath: input.device.accountPath, created: raised.created });
     }
-    return { raised, input, queued, notices };
+    return { raised, input, queued, notices, escalates };
   }
 
-  private async fanOut(alarm: RaisedAlarm, input: RaiseInput, pagePush: boolean, queued = 0, notices = 0): Promise<void> {
+  private async fanOut(alarm: RaisedAlarm, input: RaiseInput, pagePush: boolean, queued = 0, notices = 0, escalates = false): Promise<void> {
     const nowMs = Date.now();
     const last = this.published.get(alarm.id);
     const fresh = alarm.inserted;
@@ -641,6 +646,7 @@ export class AlarmEngine {
     if (!fresh) return;
     if (queued > 0) this.deps.bus.publish(PUSH_TOPICS.enqueued, { count: queued });
     if (notices > 0) this.deps.bus.publish(NOTICE_TOPICS.enqueued, { count: notices });
+    if (escalates) this.deps.bus.publish(ESCALATION_TOPICS.enqueued, {});
   }
 
   /** The alarm contacts' SMS and e-mails, in the alarm's transaction, each in its account's language. */

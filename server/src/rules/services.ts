@@ -3,6 +3,7 @@ import type { Service } from '../services.js';
 import { PushWorker } from '../modules/push/outbox.js';
 import { AlarmEngine, ensureAlarmTypes } from './alarm-engine.js';
 import { NoticeWorker } from '../modules/sms/notices.js';
+import { EscalationWorker } from '../modules/escalation/engine.js';
 import { smsProviderFor } from '../modules/sms/providers.js';
 
 /** The engine of each running platform, for calls that act on it (threshold cache) and for tests. */
@@ -56,3 +57,19 @@ export const noticeWorkerService: Service = {
 
 /** The notice worker of each running platform, for tests. */
 export const noticeWorkers = new WeakMap<object, NoticeWorker>();
+
+/** Due escalation steps of unacknowledged alarms. */
+export const escalationWorkerService: Service = {
+  name: 'escalation-worker',
+  roles: ['worker'],
+  async start(deps) {
+    const worker = new EscalationWorker(deps);
+    worker.start();
+    escalationWorkers.set(deps, worker);
+    return () => worker.stop();
+  },
+  async stop() {},
+};
+
+/** The escalation worker of each running platform, for tests. */
+export const escalationWorkers = new WeakMap<object, EscalationWorker>();

@@ -10,7 +10,7 @@
 //   positions, inner map, alarms; no health pages.
 // - viewer01, a vehicle fleet that only looks (type 10, the fewest pages), with the "view only"
 //   permission set: every menu of its type, and no action (no add, edit, delete, command, export).
-import { TREE_ROUTES, roleRoutes, routesWithCompanions } from '@wt/contract';
+import { ALARM_CODES, TREE_ROUTES, roleRoutes, routesWithCompanions } from '@wt/contract';
 import type { AppDeps } from '../deps.js';
 import { hashPassword } from '../lib/passwords.js';
 import { permissionSets } from '../db/schema/index.js';
@@ -143,5 +143,17 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
     deps.log.info({ step: step.name }, 'seeding demo data');
     await step.run(deps, accounts);
   }
+  // The agent's escalation of an unanswered SOS, in force for its customers: the console at once, the
+  // first alarm contact's SMS after a minute, the second contact and the parent account after three,
+  // then again every five minutes (at most six times) until someone acknowledges.
+  await deps.database.query(`INSERT INTO escalation_policies (account_id, alarm_type, enabled, steps, repeat_minutes, repeat_cap) VALUES ($1, $2, true, $3::jsonb, 5, 6)`, [
+    agent.id,
+    ALARM_CODES.sos,
+    JSON.stringify([
+      { wait: 0, contacts: [], dutyUsers: [], parent: false, channels: ['console'] },
+      { wait: 1, contacts: [1], dutyUsers: [], parent: false, channels: ['sms'] },
+      { wait: 3, contacts: [2], dutyUsers: [], parent: true, channels: ['sms', 'console'] },
+    ]),
+  ]);
   return accounts;
 }

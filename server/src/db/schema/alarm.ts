@@ -127,6 +127,9 @@ export const alarmContacts = pgTable(
     notifyEmail: smallint('notify_email').notNull().default(1),
     /** Alarm type codes; empty means all. */
     types: jsonb('types').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Quiet hours in the contact's account zone, minutes after midnight (from > to spans midnight); null: none. Escalation skips the contact then, except for SOS and falls. */
+    quietFrom: smallint('quiet_from'),
+    quietTo: smallint('quiet_to'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('alarm_contacts_account_idx').on(t.accountId)],

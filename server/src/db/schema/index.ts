@@ -15,3 +15,4 @@ export * from './inventory.js';
 export * from './erp.js';
 export * from './beacon.js';
 export * from './asset.js';
+export * from './escalation.js';

@@ -1,5 +1,6 @@
 // The Alarm area's calls: alarm types (admin), records with confirmation, thresholds, per-user
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
+import { stopEscalation } from '../escalation/engine.js';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { ALWAYS_ON_ALARM_CODES, type AlarmResolveCause, type AlarmState, type Locale, type SentTime } from '@wt/contract';
 import type { AuthedContext, AuthUser } from '../../calls.js';
@@ -324,6 +325,7 @@ export async function confirmMany(
     if (ids.length) await tx.insert(alarmEvents).values(ids.map((r) => ({ alarmId: r.id, kind: 'acknowledged', actorId: ctx.user.id, params: noteParams(b.Remark) })));
     return ids;
   });
+  await stopEscalation(ctx.deps, done.map((d) => d.id));
   return { State: 200 as const, Count: done.length };
 }
 
@@ -350,6 +352,7 @@ export async function confirmOne(ctx: AuthedContext, b: { Id: number; Remark: st
       .returning({ id: alarms.id });
     if (done.length) await tx.insert(alarmEvents).values({ alarmId: b.Id, kind: 'acknowledged', actorId: ctx.user.id, params: noteParams(b.Remark) });
   });
+  if (row.status === 0) await stopEscalation(ctx.deps, [b.Id]);
   return { State: 200 as const };
 }
 
@@ -386,6 +389,8 @@ export async function resolveAlarm(ctx: AuthedContext, b: { Id: number; Cause: A
     events.push({ alarmId: b.Id, at: now, kind: 'resolved', actorId: ctx.user.id, params: { cause: b.Cause, ...noteParams(b.Note) } });
     await tx.insert(alarmEvents).values(events);
   });
+  // Resolving an alarm nobody had acknowledged acknowledges it: its escalation stops too.
+  if (a.status === 0) await stopEscalation(ctx.deps, [b.Id]);
   return { State: 200 as const };
 }
 

@@ -1,0 +1,145 @@
+// Escalation of unacknowledged alarms: policies per account and alarm type, inherited down the tree,
+// validated with localized field errors and scoped to the caller's subtree; steps sent from the
+// durable schedule with every send recorded, the next step scheduled, quiet hours held back except for
+// SOS, and acknowledging cancelling what is pending.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALARM_CODES } from '@wt/contract';
+import { EscalationChannel, inQuietHours } from '../src/modules/escalation/engine.js';
+import { escalationWorkers } from '../src/rules/services.js';
+import { startTestPlatform, type TestPlatform } from './helpers.js';
+import { addDevice, deviceAlarm } from './alarm-fixtures.js';
+import { until } from './sms-fixtures.js';
+
+type Row = Record<string, any>;
+
+describe('escalation policies and steps (PGlite)', () => {
+  let p: TestPlatform;
+  let admin: string;
+  let agent: string;
+  let clinic: string;
+  let operator: string;
+  let clinicId: number;
+  let agentId: number;
+  const idOf = async (login: string) => Number((await p.deps.database.query<Row>(`SELECT id FROM accounts WHERE login_name = $1`, [login]))[0]!.id);
+  beforeAll(async () => {
+    p = await startTestPlatform('pglite', {});
+    await p.deps.database.query(`UPDATE accounts SET is_send_message = 1`);
+    admin = (await p.login()).token;
+    agent = (await p.login('agent01')).token;
+    clinic = (await p.login('clinic01')).token;
+    operator = (await p.login('operator01')).token;
+    clinicId = await idOf('clinic01');
+    agentId = await idOf('agent01');
+    // Starting a platform on a loaded machine is slow.
+  }, 240_000);
+  afterAll(async () => {
+    await p?.stop();
+  }, 60_000);
+
+  it('saves a policy, inherits it below, refuses bad input unchanged and another tenant', async () => {
+    const bad = await p.call('/Escalation/Save', { UserId: agentId, AlarmType: ALARM_CODES.sos, Steps: [{ Wait: 5, Channels: ['sms'] }, { Wait: 2, Channels: ['fax'] }] }, agent);
+    expect(bad.body.State).not.toBe(200);
+    expect(JSON.stringify(bad.body)).toMatch(/Steps/);
+    // The demo's SOS policy of the agent, unchanged by the refused save.
+    const seeded = await p.call('/Escalation/Get', { UserId: agentId, AlarmType: ALARM_CODES.sos }, agent);
+    expect(seeded.body.Own).toMatchObject({ RepeatMinutes: 5, RepeatCap: 6, Steps: [{ Wait: 0, Channels: ['console'] }, { Wait: 1, Contacts: [1] }, { Wait: 3, Contacts: [2], Parent: true }] });
+    const noType = await p.call('/Escalation/Save', { AlarmType: 56, Steps: [{ Wait: 0, Channels: ['console'] }] }, agent);
+    expect(noType.body.State).not.toBe(200);
+
+    const saved = await p.call(
+      '/Escalation/Save',
+      { UserId: agentId, AlarmType: ALARM_CODES.sos, Steps: [{ Wait: 0, Channels: ['console', 'sms'], Contacts: [1] }, { Wait: 3, Channels: ['sms', 'email'], Contacts: [2], Parent: true }], RepeatMinutes: 5, RepeatCap: 2 },
+      agent,
+    );
+    expect(saved.body.State).toBe(200);
+    expect(saved.body.Own).toMatchObject({ UserId: agentId, RepeatMinutes: 5, RepeatCap: 2 });
+    const below = await p.call('/Escalation/List', {}, clinic);
+    const sos = below.body.Items.find((i: Row) => i.AlarmType === ALARM_CODES.sos);
+    expect(sos).toMatchObject({ Inherited: true, FromUserId: agentId, FromUserName: 'agent01' });
+    expect(below.body.Items.find((i: Row) => i.AlarmType === ALARM_CODES.fall)).toMatchObject({ Policy: null, Inherited: false });
+    // Another tenant neither reads nor changes it.
+    expect((await p.call('/Escalation/Get', { UserId: agentId, AlarmType: ALARM_CODES.sos }, operator)).body.State).not.toBe(200);
+    expect((await p.call('/Escalation/Delete', { UserId: agentId, AlarmType: ALARM_CODES.sos }, operator)).body.State).not.toBe(200);
+    expect((await p.call('/Escalation/Get', { UserId: agentId, AlarmType: ALARM_CODES.sos }, admin)).body.Own).not.toBeNull();
+    // A sub-account's own policy replaces it, and deleting it brings the inherited one back.
+    await p.call('/Escalation/Save', { AlarmType: ALARM_CODES.sos, Steps: [{ Wait: 1, Channels: ['console'] }] }, clinic);
+    expect((await p.call('/Escalation/Get', { AlarmType: ALARM_CODES.sos }, clinic)).body.Effective).toMatchObject({ Inherited: false, FromUserId: clinicId });
+    const back = await p.call('/Escalation/Delete', { AlarmType: ALARM_CODES.sos }, clinic);
+    expect(back.body).toMatchObject({ Own: null, Effective: { Inherited: true, FromUserId: agentId } });
+  }, 60_000);
+
+  it('sends due steps, records each send, schedules the next, and stops when acknowledged', async () => {
+    await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Name: 'Daughter', Phone: '13800000101' }, clinic);
+    await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Name: 'Son', Phone: '13800000102', Email: 'son@example.com' }, clinic);
+    const watch = await addDevice(p, 'clinic01', '865000000026001', 'Room 4');
+    await deviceAlarm(p, watch, 'sos');
+    const [alarm] = await p.deps.database.query<Row>(`SELECT id FROM alarms WHERE device_id = $1 AND type = 5`, [watch.id]);
+    const alarmId = Number(alarm!.id);
+    // Step 1 at once: the console and the first contact's SMS.
+    const first = await until(async () => {
+      const rows = await p.deps.database.query<Row>(`SELECT * FROM escalation_sends WHERE alarm_id = $1 ORDER BY id`, [alarmId]);
+      return rows.length >= 2 && rows;
+    });
+    expect(first.map((r) => [r.step, r.channel, r.recipient, r.ok])).toEqual([
+      [1, 'sms', '13800000101', true],
+      [1, 'console', 'clinic01', true],
+    ]);
+    // Step 2 is scheduled 3 minutes after the alarm; bring it forward and it goes to the second contact.
+    const [next] = await p.deps.database.query<Row>(`SELECT * FROM escalation_outbox WHERE alarm_id = $1 AND step = 1`, [alarmId]);
+    expect(next).toMatchObject({ status: 'pending' });
+    const [created] = await p.deps.database.query<Row>(`SELECT created_at FROM alarms WHERE id = $1`, [alarmId]);
+    expect(new Date(next!.next_at).getTime() - new Date(created!.created_at).getTime()).toBe(3 * 60_000);
+    await p.deps.database.query(`UPDATE escalation_outbox SET next_at = now() WHERE id = $1`, [next!.id]);
+    escalationWorkers.get(p.deps)!.kick();
+    const second = await until(async () => {
+      const rows = await p.deps.database.query<Row>(`SELECT * FROM escalation_sends WHERE alarm_id = $1 AND step = 2 ORDER BY id`, [alarmId]);
+      return rows.length >= 2 && rows;
+    });
+    expect(second.map((r) => [r.channel, r.recipient])).toEqual(expect.arrayContaining([['sms', '13800000102'], ['email', 'son@example.com']]));
+    // The repeat of the last step waits; acknowledging cancels it.
+    const [repeat] = await p.deps.database.query<Row>(`SELECT * FROM escalation_outbox WHERE alarm_id = $1 AND step = 2`, [alarmId]);
+    expect(repeat).toMatchObject({ status: 'pending' });
+    expect((await p.call('/ExceptionMessage/updateExceptionByID', { Id: alarmId, Remark: 'on my way' }, clinic)).body.State).toBe(200);
+    const [after] = await p.deps.database.query<Row>(`SELECT status FROM escalation_outbox WHERE id = $1`, [repeat!.id]);
+    expect(after!.status).toBe('cancelled');
+    const sends = await p.deps.database.query<Row>(`SELECT count(*)::int AS n FROM escalation_sends WHERE alarm_id = $1`, [alarmId]);
+    expect(sends[0]!.n).toBe(first.length + second.length);
+  }, 120_000);
+
+  it('runs a step once: a finished step delivered again sends nothing, a step whose worker died runs when its lease expires', async () => {
+    await p.call('/Escalation/Save', { AlarmType: ALARM_CODES.fall, Steps: [{ Wait: 0, Channels: ['sms'], Contacts: [1] }, { Wait: 10, Channels: ['sms'], Contacts: [1] }] }, clinic);
+    const watch = await addDevice(p, 'clinic01', '865000000026002', 'Room 5');
+    await deviceAlarm(p, watch, 'fall');
+    const [alarm] = await p.deps.database.query<Row>(`SELECT id FROM alarms WHERE device_id = $1 AND type = $2`, [watch.id, ALARM_CODES.fall]);
+    const sendsOf = () => p.deps.database.query<Row>(`SELECT * FROM escalation_sends WHERE alarm_id = $1 ORDER BY id`, [alarm!.id]);
+    await until(async () => (await sendsOf()).length === 1);
+    const [done] = await p.deps.database.query<Row>(`SELECT * FROM escalation_outbox WHERE alarm_id = $1 AND step = 0`, [alarm!.id]);
+    expect(done!.status).toBe('delivered');
+    // A process that committed the step and died before its outbox update: claimed again, it sends nothing.
+    const channel = new EscalationChannel(p.deps);
+    expect(await channel.deliver(done!)).toMatchObject({ ok: true, status: 'cancelled' });
+    channel.close();
+    expect(await sendsOf()).toHaveLength(1);
+    // The next step claimed by a worker that died (a lease that ran out) runs once when it is due.
+    await p.deps.database.query(`UPDATE escalation_outbox SET next_at = now(), locked_until = now() - interval '1 second' WHERE alarm_id = $1 AND step = 1`, [alarm!.id]);
+    escalationWorkers.get(p.deps)!.kick();
+    const after = await until(async () => {
+      const rows = await sendsOf();
+      return rows.length === 2 && rows;
+    });
+    expect(after[1]).toMatchObject({ step: 2, channel: 'sms', recipient: '13800000101', ok: true });
+    const rows = await p.deps.database.query<Row>(`SELECT step, status FROM escalation_outbox WHERE alarm_id = $1 ORDER BY step`, [alarm!.id]);
+    expect(rows).toEqual([
+      { step: 0, status: 'delivered' },
+      { step: 1, status: 'delivered' },
+    ]);
+  }, 120_000);
+
+  it('holds back a contact in quiet hours, except for SOS and falls', () => {
+    const at = new Date('2026-11-27T15:30:00Z'); // 23:30 at UTC+8
+    expect(inQuietHours(22 * 60, 7 * 60, at, 480)).toBe(true);
+    expect(inQuietHours(22 * 60, 7 * 60, at, 0)).toBe(false);
+    expect(inQuietHours(9 * 60, 17 * 60, at, 0)).toBe(true);
+    expect(inQuietHours(null, null, at, 0)).toBe(false);
+  });
+});
