@@ -304,6 +304,10 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Asset/StockTake', area: 'beacon', permission: 'user', note: 'stock-take of a location now: expected against seen, saved' },
   { path: '/Asset/StockTakes', area: 'beacon', permission: 'user', note: 'past stock-takes, newest first' },
   { path: '/Asset/StockTakeExport', area: 'beacon', permission: 'user', note: 'one stock-take as an .xlsx' },
+  { path: '/Report/Trips', area: 'device', permission: 'user', note: 'trips and stops of a device or a group over a period' },
+  { path: '/Report/Summary', area: 'device', permission: 'user', note: 'per device per day: distance, moving and stopped time, alarms, health extremes' },
+  { path: '/Report/Alarms', area: 'alarm', permission: 'user', note: 'alarm counts per type, device and day; time to confirm' },
+  { path: '/Report/Export', area: 'device', permission: 'user', note: 'a report as a spreadsheet (streamed)' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */
