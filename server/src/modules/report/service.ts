@@ -85,7 +85,7 @@ export async function fixesOf(ctx: AuthedContext, ids: number[], from: number, t
   if (!ids.length) return out;
   const r = await ctx.deps.database.query<{ device_id: number; lat: number; lon: number; t: number | string; speed: number | null }>(
     `SELECT device_id, lat, lon, (extract(epoch FROM time) * 1000)::float8 AS t, speed FROM positions
-      WHERE device_id = ANY($1::int[]) AND time >= $2 AND time < $3 AND lat IS NOT NULL AND lon IS NOT NULL`,
+      WHERE device_id = ANY($1::int[]) AND time >= $2 AND time < $3 AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY device_id, time`,
     [`{${ids.join(',')}}`, new Date(from), new Date(to)],
   );
   for (const p of r) out.get(Number(p.device_id))?.push({ lat: Number(p.lat), lon: Number(p.lon), time: Number(p.t), speed: p.speed === null ? null : Number(p.speed) });

@@ -60,15 +60,19 @@ export interface TripsAndStops {
   stops: Stop[];
 }
 
-/** Fixes by time, one per instant (the last one read wins), without invalid coordinates. */
+/** Fixes by time, one per instant (of fixes at the same instant, the last one read wins), without invalid coordinates. */
 export function orderFixes(fixes: readonly Fix[]): Fix[] {
-  const byTime = new Map<number, Fix>();
-  for (const f of fixes) {
-    if (!Number.isFinite(f.lat) || !Number.isFinite(f.lon) || !Number.isFinite(f.time)) continue;
-    if (Math.abs(f.lat) > 90 || Math.abs(f.lon) > 180) continue;
-    byTime.set(f.time, f);
+  const valid = fixes.filter((f) => Number.isFinite(f.lat) && Number.isFinite(f.lon) && Number.isFinite(f.time) && Math.abs(f.lat) <= 90 && Math.abs(f.lon) <= 180);
+  let sorted = true;
+  for (let i = 1; i < valid.length && sorted; i++) sorted = valid[i]!.time >= valid[i - 1]!.time;
+  // Read by time from the database, the fixes are usually in order already; the sort is stable.
+  if (!sorted) valid.sort((a, b) => a.time - b.time);
+  const out: Fix[] = [];
+  for (const f of valid) {
+    if (out.length && out[out.length - 1]!.time === f.time) out[out.length - 1] = f;
+    else out.push(f);
   }
-  return [...byTime.values()].sort((a, b) => a.time - b.time);
+  return out;
 }
 
 interface Stay {
