@@ -1,6 +1,6 @@
 // Reports benchmark on PostgreSQL with the partitioned position history (docs/benchmarks.md):
-//   1. loads one device's 31 days at ≈5 000 positions a day, and 1 000 devices' one day (1 000
-//      positions each by default), with COPY into the day partitions, then ANALYZE; the tracks
+//   1. loads one device's 31 days at ≈5 000 positions a day, and 1 000 devices' one day (288
+//      positions each by default, a fix every 5 minutes), with COPY into the day partitions, then ANALYZE; the tracks
 //      alternate half-hour stays (fixes wandering by 20 m) and half-hour drives at 40 km/h;
 //   2. the trips and stops of the one device over its 31 days, the call's own code (positions read,
 //      trips and stops found, places named by the offline geocoder): p50 / p95;
@@ -21,9 +21,9 @@ const args = benchArgs();
 const TRIP_DAYS = Number(args.get('trip-days') ?? 31);
 const TRIP_PER_DAY = Number(args.get('trip-per-day') ?? 5000);
 const DEVICES = Number(args.get('devices') ?? 1000);
-const PER_DAY = Number(args.get('per-day') ?? 1000);
-const RUNS = Number(args.get('runs') ?? 20);
-const SUMMARY_RUNS = Number(args.get('summary-runs') ?? 5);
+const PER_DAY = Number(args.get('per-day') ?? 288);
+const RUNS = Number(args.get('runs') ?? 10);
+const SUMMARY_RUNS = Number(args.get('summary-runs') ?? 3);
 const DAY = 86_400_000;
 const COLUMNS = 'device_id, time, received_at, lat, lon, valid, speed';
 
