@@ -235,7 +235,10 @@ export function daySummaries(fixes: readonly Fix[], r: TripsAndStops, offsetMinu
   for (let d = dayOf(from, offsetMinutes); dayStart(d, offsetMinutes) < to; d = dayOf(dayStart(d, offsetMinutes) + DAY_MS, offsetMinutes)) {
     days.push({ day: d, distance: 0, movingMs: 0, stoppedMs: 0, maxSpeed: 0, first: null, last: null });
   }
-  const index = new Map(days.map((d) => [d.day, d]));
+  // Days by their index since the epoch in the zone: no date text per fix.
+  const shift = offsetMinutes * 60_000;
+  const firstIndex = Math.floor((dayStart(days[0]?.day ?? dayOf(from, offsetMinutes), offsetMinutes) + shift) / DAY_MS);
+  const dayAt = (time: number) => days[Math.floor((time + shift) / DAY_MS) - firstIndex];
   for (const d of days) {
     const a = Math.max(from, dayStart(d.day, offsetMinutes));
     const b = Math.min(to, dayStart(d.day, offsetMinutes) + DAY_MS);
@@ -245,14 +248,14 @@ export function daySummaries(fixes: readonly Fix[], r: TripsAndStops, offsetMinu
   for (const t of r.trips) {
     for (let k = 0; k < t.points.length; k++) {
       const pt = t.points[k]!;
-      const d = index.get(dayOf(pt.time, offsetMinutes));
+      const d = dayAt(pt.time);
       if (!d) continue;
       if (k > 0) d.distance += haversine(t.points[k - 1]!, pt);
       if (pt.speed !== null && Number.isFinite(pt.speed)) d.maxSpeed = Math.max(d.maxSpeed, pt.speed);
     }
   }
   for (const f of p) {
-    const d = index.get(dayOf(f.time, offsetMinutes));
+    const d = dayAt(f.time);
     if (!d) continue;
     d.first ??= f;
     d.last = f;
