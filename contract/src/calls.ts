@@ -313,6 +313,10 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/AlarmRecord/Comment', area: 'alarm', permission: 'user', note: "a comment on an alarm's timeline" },
   { path: '/AlarmRecord/Timeline', area: 'alarm', permission: 'user', note: 'what happened to one alarm, in order' },
   { path: '/AlarmRecord/Assignees', area: 'alarm', permission: 'user', note: 'the accounts an alarm can be assigned to' },
+  { path: '/Report/Trips', area: 'device', permission: 'user', note: 'trips and stops of a device or a group over a period' },
+  { path: '/Report/Summary', area: 'device', permission: 'user', note: 'per device per day: distance, moving and stopped time, alarms, health extremes' },
+  { path: '/Report/Alarms', area: 'alarm', permission: 'user', note: 'alarm counts per type, device and day; time to confirm' },
+  { path: '/Report/Export', area: 'device', permission: 'user', note: 'a report as a spreadsheet (streamed)' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -275,6 +275,11 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Erp/SaleShip': 'inventory.edit',
   '/Erp/Report': 'read',
   '/Erp/ReportExport': 'read',
+  // Reports.
+  '/Report/Trips': 'read',
+  '/Report/Summary': 'read',
+  '/Report/Alarms': 'read',
+  '/Report/Export': 'history.export',
   // App versions.
   '/APPInfo/CheckAppVersion': 'public',
   '/APPInfo/UpdateAppVersionByID': 'app.edit',

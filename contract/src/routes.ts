@@ -94,6 +94,12 @@ export const PROTECTED_ROUTES: RouteDef[] = [
     ],
   },
   {
+    path: '/report',
+    redirect: '/report/index',
+    meta: { title: 'reports', icon: 'BarChartOutlined', roles: ALL },
+    children: [{ path: 'index', view: 'Reports', meta: { title: 'reports', icon: 'BarChartOutlined', roles: ALL } }],
+  },
+  {
     path: '/health',
     redirect: '/health/data',
     meta: { title: 'health', icon: 'HeartOutlined', roles: HEALTH },

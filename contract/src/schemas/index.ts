@@ -28,6 +28,7 @@ import * as retention from './retention.js';
 import * as escalation from './escalation.js';
 import * as inventory from './inventory.js';
 import * as erp from './erp.js';
+import * as report from './report.js';
 import * as beacon from './beacon.js';
 import * as location from './location.js';
 import * as masterSlave from './master-slave.js';
@@ -135,6 +136,7 @@ const ALL_SCHEMAS = {
   ...escalation.escalationSchemas,
   ...inventory.inventorySchemas,
   ...erp.erpSchemas,
+  ...report.reportSchemas,
   ...beacon.beaconSchemas,
   ...location.locationSchemas,
   ...masterSlave.masterSlaveSchemas,
@@ -158,7 +160,7 @@ export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['res
 
 export { user };
 export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, messaging };
-export { inventory, erp };
+export { inventory, erp, report };
 export { beacon, location, masterSlave, asset };
 export * from './walk.js';
 export * from './issues.js';

@@ -42,6 +42,7 @@ import { beaconCalls } from './beacon/routes.js';
 import { locationCalls } from './location/routes.js';
 import { masterSlaveCalls } from './master-slave/routes.js';
 import { assetCalls } from './asset/routes.js';
+import { reportCalls } from './report/routes.js';
 
 export function allCalls(): CallDef[] {
   // One area a line, so that adding an area touches one line.
@@ -80,6 +81,7 @@ export function allCalls(): CallDef[] {
     ...locationCalls,
     ...masterSlaveCalls,
     ...assetCalls,
+    ...reportCalls,
   ];
 }
 

@@ -5,6 +5,7 @@ import AlertOutlined from '@ant-design/icons/es/icons/AlertOutlined';
 import ApiOutlined from '@ant-design/icons/es/icons/ApiOutlined';
 import AppstoreOutlined from '@ant-design/icons/es/icons/AppstoreOutlined';
 import BankOutlined from '@ant-design/icons/es/icons/BankOutlined';
+import BarChartOutlined from '@ant-design/icons/es/icons/BarChartOutlined';
 import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
 import BorderOuterOutlined from '@ant-design/icons/es/icons/BorderOuterOutlined';
 import BorderOutlined from '@ant-design/icons/es/icons/BorderOutlined';
@@ -41,6 +42,7 @@ export const ROUTE_ICONS: Record<string, ComponentType> = {
   ApiOutlined,
   AppstoreOutlined,
   BankOutlined,
+  BarChartOutlined,
   BellOutlined,
   BorderOuterOutlined,
   BorderOutlined,

@@ -54,4 +54,5 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   ErpPurchase: () => import('../pages/erp/ErpPurchasePage'),
   ErpSales: () => import('../pages/erp/ErpSalesPage'),
   ErpReports: () => import('../pages/erp/ErpReportsPage'),
+  Reports: () => import('../pages/report/ReportsPage'),
 };

@@ -1,0 +1,120 @@
+// Reports computed from the stored history (console area /report): trips and stops of a device or a
+// group, a summary per device per day of the viewer's zone, and the alarms of a period. Every call reads
+// only the devices and alarms of the caller's subtree (a group or device outside it answers "not found").
+//
+// - /Report/Trips        trips and stops of a device, or of the devices of a group, over a period.
+// - /Report/Summary      per device and day: distance, moving and stopped time, max speed, first and
+//                        last position, alarms, health extremes (paged by device).
+// - /Report/Alarms       alarm counts per type, device and day; time to confirm (p50/p90).
+// - /Report/Export       one of these as a spreadsheet (streamed).
+import { z } from 'zod';
+import { ok, pageRequest } from '../envelope.js';
+import { dayField } from './account-fence.js';
+import { int, num, optionalId, text } from './common.js';
+
+/** Longest period of a report, in days. */
+export const MAX_REPORT_DAYS = 31;
+/** Most devices of a group in one trips report. */
+export const MAX_TRIP_DEVICES = 100;
+
+/** Who the report is about: a device (DeviceId or Imei), a group, or (summary, alarms) every device of an account's subtree. */
+const subject = {
+  /** Whose devices: the caller by default. */
+  UserId: optionalId,
+  GroupId: optionalId,
+  DeviceId: optionalId,
+  Imei: text(15).optional(),
+};
+/** The period as days of the viewer's zone, both included. */
+const period = { From: dayField, To: dayField };
+function checkPeriod(v: { From: string; To: string }, ctx: z.RefinementCtx) {
+  const days = (Date.parse(v.To) - Date.parse(v.From)) / 86_400_000;
+  if (days < 0) ctx.addIssue({ code: 'custom', path: ['To'], message: 'report.rangeReversed' });
+  else if (days + 1 > MAX_REPORT_DAYS) ctx.addIssue({ code: 'custom', path: ['To'], message: 'report.rangeMax', params: { max: MAX_REPORT_DAYS } });
+}
+/** Thresholds of a stop; the defaults are the platform's (docs/decisions.md, "Reports"). */
+const thresholds = {
+  /** A stop lasts at least this many minutes. */
+  StopMinutes: num(1, 24 * 60).default(5),
+  /** Its fixes stay within this many metres of its centre. */
+  StopRadius: num(10, 5000).default(100),
+  /** And report no speed above this (km/h). */
+  StopSpeed: num(0, 100).default(5),
+};
+
+export const tripsRequest = z.object({ ...subject, ...period, ...thresholds }).superRefine(checkPeriod);
+const place = { Lat: z.number(), Lon: z.number(), Address: z.string() };
+export const tripSchema = z.object({
+  /** ISO instants. */
+  Start: z.string(),
+  End: z.string(),
+  StartPlace: z.object(place),
+  EndPlace: z.object(place),
+  /** Metres. */
+  Distance: z.number(),
+  Minutes: z.number(),
+  /** km/h. */
+  MaxSpeed: z.number(),
+  AvgSpeed: z.number(),
+});
+export const reportStopSchema = z.object({ Start: z.string(), End: z.string(), Minutes: z.number(), ...place });
+export const tripsResponse = ok({
+  Devices: z.array(
+    z.object({
+      DeviceId: z.number(),
+      Imei: z.string(),
+      Name: z.string(),
+      Trips: z.array(tripSchema),
+      Stops: z.array(reportStopSchema),
+    }),
+  ),
+});
+
+export const summaryRequest = z.object({ ...pageRequest, ...subject, ...period, ...thresholds }).superRefine(checkPeriod);
+const fix = z.object({ Time: z.string(), Lat: z.number(), Lon: z.number() }).nullable();
+const extreme = z.object({ Min: z.number(), Max: z.number() }).nullable();
+export const summaryRowSchema = z.object({
+  DeviceId: z.number(),
+  Imei: z.string(),
+  Name: z.string(),
+  /** YYYY-MM-DD in the viewer's zone. */
+  Day: z.string(),
+  Distance: z.number(),
+  MovingMinutes: z.number(),
+  StoppedMinutes: z.number(),
+  MaxSpeed: z.number(),
+  First: fix,
+  Last: fix,
+  Alarms: z.number(),
+  /** Health extremes of the day, null where the device measured none. */
+  HeartRate: extreme,
+  BloodOxygen: extreme,
+  BodyTemp: extreme,
+  Systolic: extreme,
+});
+export type SummaryRow = z.infer<typeof summaryRowSchema>;
+/** Total counts devices; Items holds the days of the page's devices. */
+export const summaryResponse = ok({ Total: z.number(), Items: z.array(summaryRowSchema) });
+
+export const alarmsReportRequest = z.object({ ...subject, ...period }).superRefine(checkPeriod);
+const percentiles = { ConfirmedCount: z.number(), P50Minutes: z.number().nullable(), P90Minutes: z.number().nullable() };
+export const alarmsReportResponse = ok({
+  Total: z.number(),
+  ...percentiles,
+  ByType: z.array(z.object({ Type: z.number(), Name: z.string(), Count: z.number(), ...percentiles })),
+  ByDevice: z.array(z.object({ DeviceId: z.number(), Imei: z.string(), Name: z.string(), Count: z.number() })),
+  ByDay: z.array(z.object({ Day: z.string(), Count: z.number() })),
+});
+
+export const REPORT_KINDS = ['trips', 'stops', 'summary', 'alarms'] as const;
+export const reportExportRequest = z
+  .object({ Report: z.enum(REPORT_KINDS), ...subject, ...period, ...thresholds, Top: int(1, 1000).optional() })
+  .superRefine(checkPeriod);
+export const reportExportResponse = z.unknown().describe('the .xlsx file');
+
+export const reportSchemas = {
+  '/Report/Trips': { request: tripsRequest, response: tripsResponse },
+  '/Report/Summary': { request: summaryRequest, response: summaryResponse },
+  '/Report/Alarms': { request: alarmsReportRequest, response: alarmsReportResponse },
+  '/Report/Export': { request: reportExportRequest, response: reportExportResponse },
+};
