@@ -135,6 +135,56 @@ describe('escalation policies and steps (PGlite)', () => {
     ]);
   }, 120_000);
 
+  it('keeps quiet hours a contact was given through the contact call: a watch taken off is held back, an SOS goes through', async () => {
+    // Bad quiet hours are refused with the field, and nothing changes.
+    const listed = async () => (await p.call('/ExceptionMessage/AlarmContactPersonByUserId', {}, clinic)).body.Items as Row[];
+    // The clinic's first contact (the policy's contact 1), made here when this test runs alone.
+    if (!(await listed()).length) await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Name: 'Daughter', Phone: '13800000101' }, clinic);
+    const daughter = (await listed())[0]!;
+    expect(daughter).toMatchObject({ QuietFrom: '', QuietTo: '' });
+    for (const [body, field] of [
+      [{ QuietFrom: '25:00', QuietTo: '07:00' }, 'QuietFrom'],
+      [{ QuietFrom: '22:00', QuietTo: '' }, 'QuietTo'],
+      [{ QuietFrom: '22:00', QuietTo: '22:00' }, 'QuietTo'],
+    ] as const) {
+      const bad = await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Id: daughter.Id, Name: 'Daughter', Phone: '13800000101', ...body }, clinic);
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toContain(field);
+    }
+    expect((await listed()).find((c) => c.Id === daughter.Id)).toMatchObject({ QuietFrom: '', QuietTo: '' });
+    // Quiet from an hour ago to an hour from now, in the clinic's zone.
+    const [acct] = await p.deps.database.query<Row>(`SELECT time_zone_offset FROM accounts WHERE id = $1`, [clinicId]);
+    const nowMin = (((Math.floor(Date.now() / 60_000) + Number(acct!.time_zone_offset)) % 1440) + 1440) % 1440;
+    const hhmm = (m: number) => {
+      const x = ((m % 1440) + 1440) % 1440;
+      return `${String(Math.floor(x / 60)).padStart(2, '0')}:${String(x % 60).padStart(2, '0')}`;
+    };
+    const quiet = { QuietFrom: hhmm(nowMin - 60), QuietTo: hhmm(nowMin + 60) };
+    const saved = await p.call('/ExceptionMessage/actionForAlarmContactPeople', { Id: daughter.Id, Name: 'Daughter', Phone: '13800000101', ...quiet }, clinic);
+    expect(saved.body.State).toBe(200);
+    expect((await listed()).find((c) => c.Id === daughter.Id)).toMatchObject(quiet);
+
+    await p.call('/Escalation/Save', { AlarmType: ALARM_CODES.removal, Steps: [{ Wait: 0, Channels: ['sms'], Contacts: [1] }] }, clinic);
+    const sendsOf = async (device: { id: number }, type: number) => {
+      const [a] = await p.deps.database.query<Row>(`SELECT id FROM alarms WHERE device_id = $1 AND type = $2`, [device.id, type]);
+      return a ? p.deps.database.query<Row>(`SELECT channel, recipient, ok, error FROM escalation_sends WHERE alarm_id = $1 AND channel = 'sms'`, [a.id]) : [];
+    };
+    const band = await addDevice(p, 'clinic01', '865000000026003', 'Room 6');
+    await deviceAlarm(p, band, 'removal');
+    const held = await until(async () => {
+      const rows = await sendsOf(band, ALARM_CODES.removal);
+      return rows.length > 0 && rows;
+    });
+    expect(held).toEqual([{ channel: 'sms', recipient: '13800000101', ok: false, error: 'escalation.quietHours' }]);
+    const watch = await addDevice(p, 'clinic01', '865000000026004', 'Room 7');
+    await deviceAlarm(p, watch, 'sos');
+    const sent = await until(async () => {
+      const rows = await sendsOf(watch, ALARM_CODES.sos);
+      return rows.length > 0 && rows;
+    });
+    expect(sent).toEqual([{ channel: 'sms', recipient: '13800000101', ok: true, error: '' }]);
+  }, 120_000);
+
   it('holds back a contact in quiet hours, except for SOS and falls', () => {
     const at = new Date('2026-11-27T15:30:00Z'); // 23:30 at UTC+8
     expect(inQuietHours(22 * 60, 7 * 60, at, 480)).toBe(true);

@@ -312,6 +312,9 @@ export const saveAlarmSettingRequest = z.object({
 export const saveAlarmSettingResponse = ok({ Id: z.number() });
 
 // ---- alarm contacts ----------------------------------------------------------------------------
+/** A time of day for quiet hours: HH:mm, 00:00-23:59, or '' for none. */
+const QUIET_TIME = /^(?:(?:[01]\d|2[0-3]):[0-5]\d)?$/;
+
 export const alarmContactSchema = z.object({
   Id: z.number(),
   UserId: z.number(),
@@ -323,6 +326,9 @@ export const alarmContactSchema = z.object({
   NotifyEmail: z.number(),
   /** Alarm type codes to tell; empty means all. */
   Types: z.array(z.number()),
+  /** Quiet hours, HH:mm in the contact's account zone ('' for none): escalation holds the contact's texts and mails then, except for SOS and falls. */
+  QuietFrom: z.string(),
+  QuietTo: z.string(),
   Created: z.string(),
 });
 export type AlarmContact = z.infer<typeof alarmContactSchema>;
@@ -338,8 +344,18 @@ export const saveAlarmContactRequest = z
     NotifySms: flag12Of('validation.required').default(1),
     NotifyEmail: flag12Of('validation.required').default(1),
     Types: z.array(int(1, 9999)).max(1000).default([]),
+    QuietFrom: text(5).regex(QUIET_TIME, { error: 'alarm.quietTimeInvalid' }).default(''),
+    QuietTo: text(5).regex(QUIET_TIME, { error: 'alarm.quietTimeInvalid' }).default(''),
   })
-  .refine((v) => v.Phone !== '' || v.Email !== '', { path: ['Phone'], error: 'alarm.contactNeedsPhoneOrEmail' });
+  .refine((v) => v.Phone !== '' || v.Email !== '', { path: ['Phone'], error: 'alarm.contactNeedsPhoneOrEmail' })
+  .refine((v) => (v.QuietFrom === '') === (v.QuietTo === ''), { path: ['QuietTo'], error: 'alarm.quietBoth' })
+  .refine((v) => v.QuietFrom === '' || v.QuietFrom !== v.QuietTo, { path: ['QuietTo'], error: 'alarm.quietSame' });
+
+/** Minutes after midnight of an HH:mm quiet-hours time, null for ''. */
+export const quietMinutes = (hhmm: string): number | null => (hhmm ? Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5)) : null);
+/** The HH:mm of minutes after midnight, '' for null. */
+export const quietText = (minutes: number | null): string =>
+  minutes === null ? '' : `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 export const alarmSaveIdResponse = ok({ Id: z.number() });
 
 export const alarmSchemas = {

@@ -80,7 +80,12 @@ export const escalationSaveRequest = z
     RepeatMinutes: int(0, ESCALATION_LIMITS.repeatMinutes).default(0),
     RepeatCap: int(0, ESCALATION_LIMITS.repeatCap).default(0),
   })
-  .refine((b) => b.RepeatMinutes === 0 || b.RepeatCap > 0, { path: ['RepeatCap'], error: 'escalation.repeatCapRequired' });
+  // Only a valid repeat asks for a cap: a refused RepeatMinutes is reported on its own field.
+  .refine((b) => !(Number.isInteger(b.RepeatMinutes) && b.RepeatMinutes > 0 && b.RepeatMinutes <= ESCALATION_LIMITS.repeatMinutes) || b.RepeatCap > 0, {
+    path: ['RepeatCap'],
+    error: 'escalation.repeatCapRequired',
+    params: { max: ESCALATION_LIMITS.repeatCap },
+  });
 export type EscalationSaveBody = z.output<typeof escalationSaveRequest>;
 
 export const escalationDeleteRequest = z.object({ UserId: optionalId, AlarmType: alarmType });

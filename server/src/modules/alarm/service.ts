@@ -2,7 +2,7 @@
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
 import { stopEscalation } from '../escalation/engine.js';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { ALWAYS_ON_ALARM_CODES, type AlarmResolveCause, type AlarmState, type Locale, type SentTime } from '@wt/contract';
+import { ALWAYS_ON_ALARM_CODES, quietMinutes, quietText, type AlarmResolveCause, type AlarmState, type Locale, type SentTime } from '@wt/contract';
 import type { AuthedContext, AuthUser } from '../../calls.js';
 import { accounts, alarmContacts, alarmEvents, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
@@ -562,6 +562,8 @@ export async function listContacts(ctx: AuthedContext, userId?: number) {
       NotifySms: c.notifySms,
       NotifyEmail: c.notifyEmail,
       Types: c.types ?? [],
+      QuietFrom: quietText(c.quietFrom),
+      QuietTo: quietText(c.quietTo),
       Created: shownTime(ctx.user, c.createdAt),
     })),
   };
@@ -569,11 +571,20 @@ export async function listContacts(ctx: AuthedContext, userId?: number) {
 
 export async function saveContact(
   ctx: AuthedContext,
-  b: { Id?: number; UserId?: number; Name: string; Phone: string; Email: string; NotifySms: number; NotifyEmail: number; Types: number[] },
+  b: { Id?: number; UserId?: number; Name: string; Phone: string; Email: string; NotifySms: number; NotifyEmail: number; Types: number[]; QuietFrom: string; QuietTo: string },
 ) {
   const { db } = ctx.deps.database;
   const account = await accountInScope(db, ctx.user, b.UserId);
-  const values = { name: b.Name, phone: b.Phone, email: b.Email, notifySms: b.NotifySms, notifyEmail: b.NotifyEmail, types: b.Types };
+  const values = {
+    name: b.Name,
+    phone: b.Phone,
+    email: b.Email,
+    notifySms: b.NotifySms,
+    notifyEmail: b.NotifyEmail,
+    types: b.Types,
+    quietFrom: quietMinutes(b.QuietFrom),
+    quietTo: quietMinutes(b.QuietTo),
+  };
   if (b.Id) {
     const [row] = await db
       .update(alarmContacts)

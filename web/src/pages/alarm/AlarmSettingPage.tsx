@@ -2,7 +2,8 @@
 // off; 1 no auto-close, 2 auto-close, 3 ring), the account's health thresholds, and alarm contacts
 // told by SMS or e-mail.
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Checkbox, Col, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { App, Button, Card, Checkbox, Col, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Space, Switch, Table, Tabs, Tag, TimePicker, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -172,6 +173,12 @@ function Thresholds({ readOnly }: { readOnly: boolean }) {
   );
 }
 
+/** A quiet-hours time: HH:mm text in the form and on the wire, a time picker's value on screen. */
+const QUIET_TIME_PROPS = {
+  getValueProps: (v: string | undefined) => ({ value: v ? dayjs().hour(Number(v.slice(0, 2))).minute(Number(v.slice(3, 5))).second(0) : null }),
+  getValueFromEvent: (d: Dayjs | null) => (d ? d.format('HH:mm') : ''),
+};
+
 function Contacts({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
   // Texts go out only while the account's message service (granted from above) is on.
@@ -209,6 +216,11 @@ function Contacts({ readOnly }: { readOnly: boolean }) {
             ),
           },
           {
+            key: 'Quiet',
+            title: t('alarm:contact.quiet'),
+            render: (_, r) => (r.QuietFrom ? `${r.QuietFrom}–${r.QuietTo}` : t('alarm:contact.quietNone')),
+          },
+          {
             key: 'Types',
             title: t('alarm:contact.types'),
             render: (_, r) => (r.Types.length ? r.Types.map((c) => <Tag key={c}>{typeName(c)}</Tag>) : t('alarm:contact.allTypes')),
@@ -243,7 +255,7 @@ function Contacts({ readOnly }: { readOnly: boolean }) {
         open={editing !== null}
         title={t(editing?.item ? 'alarm:contact.edit' : 'alarm:contact.add')}
         schema={saveAlarmContactRequest}
-        initial={editing?.item ? { ...editing.item } : { NotifySms: 1, NotifyEmail: 1, Types: [] }}
+        initial={editing?.item ? { ...editing.item } : { NotifySms: 1, NotifyEmail: 1, Types: [], QuietFrom: '', QuietTo: '' }}
         submit={(v: z.input<typeof saveAlarmContactRequest>) => call('/ExceptionMessage/actionForAlarmContactPeople', v)}
         invalidate={[[...ALARM_KEY, 'contacts']]}
         onClose={() => setEditing(null)}
@@ -278,6 +290,18 @@ function Contacts({ readOnly }: { readOnly: boolean }) {
                 <Checkbox />
               </Form.Item>
             </Space>
+            <Row gutter={16}>
+              <Col span={12}>
+                <Form.Item name="QuietFrom" label={t('alarm:contact.quietFrom')} extra={t('alarm:contact.quietHint')} {...QUIET_TIME_PROPS}>
+                  <TimePicker format="HH:mm" minuteStep={5} style={{ width: '100%' }} data-testid="contact-quiet-from" />
+                </Form.Item>
+              </Col>
+              <Col span={12}>
+                <Form.Item name="QuietTo" label={t('alarm:contact.quietTo')} {...QUIET_TIME_PROPS}>
+                  <TimePicker format="HH:mm" minuteStep={5} style={{ width: '100%' }} data-testid="contact-quiet-to" />
+                </Form.Item>
+              </Col>
+            </Row>
             <Form.Item name="Types" label={t('alarm:contact.types')} extra={t('alarm:contact.typesHint')}>
               <Select mode="multiple" allowClear options={(types.data ?? []).map((x) => ({ value: x.Code, label: typeName(x.Code) }))} />
             </Form.Item>
