@@ -548,7 +548,7 @@ export class AlarmEngine {
     const [row] = await q<Row>(
       `INSERT INTO alarms (type, device_id, account_id, message_key, message_params, value, lat, lon, created_at, last_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $9)
-       ON CONFLICT (device_id, type) WHERE takes_repeats DO UPDATE SET
+       ON CONFLICT (device_id, type) WHERE takes_repeats AND status = 0 DO UPDATE SET
          count = alarms.count + 1,
          last_at = GREATEST(alarms.last_at, EXCLUDED.last_at),
          account_id = EXCLUDED.account_id,

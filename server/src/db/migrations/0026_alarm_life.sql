@@ -19,4 +19,4 @@ ALTER TABLE "alarms" ADD COLUMN "takes_repeats" boolean DEFAULT true NOT NULL;--
 UPDATE "alarms" SET "takes_repeats" = ("status" = 0);--> statement-breakpoint
 CREATE INDEX "alarm_events_alarm_idx" ON "alarm_events" USING btree ("alarm_id","at","id");--> statement-breakpoint
 CREATE INDEX "alarms_live_idx" ON "alarms" USING btree ("type","device_id") WHERE cleared_at IS NULL AND resolved_at IS NULL;--> statement-breakpoint
-CREATE UNIQUE INDEX "alarms_open_uq" ON "alarms" USING btree ("device_id","type") WHERE takes_repeats;
+CREATE UNIQUE INDEX "alarms_open_uq" ON "alarms" USING btree ("device_id","type") WHERE takes_repeats AND status = 0;

@@ -69,8 +69,9 @@ export const alarms = pgTable(
     takesRepeats: boolean('takes_repeats').notNull().default(true),
   },
   (t) => [
-    // One alarm per device and type takes repeats: they update it (INSERT ... ON CONFLICT DO UPDATE).
-    uniqueIndex('alarms_open_uq').on(t.deviceId, t.type).where(sql`takes_repeats`),
+    // One alarm per device and type takes repeats: they update it (INSERT ... ON CONFLICT DO UPDATE). An
+    // acknowledged row never does, however it was stored (status 1 with the column left at its default).
+    uniqueIndex('alarms_open_uq').on(t.deviceId, t.type).where(sql`takes_repeats AND status = 0`),
     // Alarms whose condition may still end: what the clearing rules look at.
     index('alarms_live_idx').on(t.type, t.deviceId).where(sql`cleared_at IS NULL AND resolved_at IS NULL`),
     // Lists are ordered by (created_at, id): the id keeps pages stable and lets one index give the order.
