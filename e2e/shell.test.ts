@@ -93,7 +93,7 @@ describe('console shell', () => {
     await login(page, server.url, 'zh-CN', 'admin', 'admin123');
     const adminMenu = await menuText(page);
     // The health group has one visible child, so the menu shows that child (single-visible-child rule).
-    for (const key of ['monitor', 'dashboard', 'devices', 'alarm', 'healthData', 'model', 'inventory', 'scene', 'push', 'setting']) {
+    for (const key of ['monitor', 'dashboard', 'devices', 'alarm', 'healthData', 'model', 'inventory', 'sceneApplications', 'push', 'setting']) {
       expect(adminMenu, key).toContain(route['zh-CN'][key]);
     }
     await screenshot(page, 'shell-admin-zh-CN');
@@ -105,7 +105,7 @@ describe('console shell', () => {
     const viewerMenu = await menuText(page2);
     expect(viewerMenu).toContain(route['zh-CN'].devices);
     expect(viewerMenu).toContain(route['zh-CN'].alarm);
-    for (const key of ['healthData', 'model', 'inventory', 'scene', 'push']) expect(viewerMenu, key).not.toContain(route['zh-CN'][key]);
+    for (const key of ['healthData', 'model', 'inventory', 'sceneApplications', 'push']) expect(viewerMenu, key).not.toContain(route['zh-CN'][key]);
     // A page outside the permitted routes is not reachable by typing its address either.
     await page2.goto(`${server.url}/health/data`);
     await page2.waitForURL((u) => u.pathname === '/404');
