@@ -44,6 +44,9 @@ export default function SceneCalibrationPage() {
       </Card>
       {f ? (
         <CalibrationPanel key={f.FloorId} floorId={f.FloorId} exponent={f.Exponent} mayEdit={mayEdit} />
+      ) : floorId && floor.isLoading ? (
+        // The chosen floor is on its way: not a prompt to choose one.
+        <Card loading />
       ) : (
         <Card>
           <Typography.Text type="secondary">{sceneId ? t('pickFloor') : t('pickScene')}</Typography.Text>
