@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import type { UserInfo } from '@wt/contract';
-import { shownAt, shownTime, viewerOffset, wallClock } from '../src/session/time';
+import { accountNow, shownAt, shownTime, viewerNow, viewerOffset, wallClock } from '../src/session/time';
 import { useSession } from '../src/stores/session';
 
 const setOffset = (timeZoneOffset: number) => useSession.setState({ userInfo: { timeZoneOffset } as UserInfo });
@@ -33,6 +33,35 @@ describe('times in the account’s zone', () => {
 
   it('sends a picked time as wall-clock text, without a zone', () => {
     expect(wallClock(dayjs('2026-03-01T08:00:00'))).toBe('2026-03-01 08:00:00.000');
+  });
+
+  it('starts a picker at the account’s date and time, whatever the browser’s zone', () => {
+    const at = Date.parse('2026-03-01T20:30:00Z');
+    // UTC+8: already the 2nd; UTC-9: still the 1st, in the morning.
+    expect(wallClock(viewerNow(480, at))).toBe('2026-03-02 04:30:00.000');
+    expect(wallClock(viewerNow(480, at).startOf('day'))).toBe('2026-03-02 00:00:00.000');
+    expect(wallClock(viewerNow(-540, at))).toBe('2026-03-01 11:30:00.000');
+    setOffset(-540);
+    expect(accountNow().format('YYYY-MM-DD')).toBe(shownTime(Date.now()).slice(0, 10));
+  });
+
+  it('has no page sending a picked time as a browser instant', () => {
+    // A picked day or time is the account's wall clock (wallClock); toISOString would read it in the
+    // browser's zone, so a history range picked in UTC+8 on a UTC browser would start 8 hours late.
+    const root = path.resolve(import.meta.dirname, '../src');
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const f = path.join(dir, name);
+        if (statSync(f).isDirectory()) walk(f);
+        else if (/\.tsx?$/.test(name))
+          readFileSync(f, 'utf8')
+            .split('\n')
+            .forEach((line, i) => /\.toISOString\(\)/.test(line) && found.push(`${path.relative(root, f)}:${i + 1}`));
+      }
+    };
+    walk(root);
+    expect(found).toEqual([]);
   });
 
   it('has no page formatting a server time in the browser’s zone', () => {

@@ -2,7 +2,7 @@
 // logged-in account (its timeZoneOffset, minutes east of UTC), not the browser's. A time the user
 // picks is sent as wall-clock text without a zone, which the server reads in the account's zone.
 import { useCallback } from 'react';
-import type { Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import { formatDateTime } from '@wt/contract';
 import { useSession } from '../stores/session';
 
@@ -44,4 +44,18 @@ export function useShownTime(): (value: Value) => string {
 /** A picked date and time as the text the server reads in the account's zone (no zone of its own). */
 export function wallClock(d: Dayjs): string {
   return d.format('YYYY-MM-DD HH:mm:ss.SSS');
+}
+
+/**
+ * Now as the account's wall clock: a picker value whose date and time read as they do in the
+ * account's zone (a range picker starts at the account's today, whatever the browser's zone).
+ * Picked values go back to the server with `wallClock`, never as browser instants.
+ */
+export function viewerNow(offset: number, now: number = Date.now()): Dayjs {
+  return dayjs(formatDateTime(now, offset));
+}
+
+/** `viewerNow` at the logged-in account's offset. */
+export function accountNow(): Dayjs {
+  return viewerNow(viewerOffset(useSession.getState().userInfo));
 }

@@ -20,14 +20,14 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import dayjs, { type Dayjs } from 'dayjs';
+import { type Dayjs } from 'dayjs';
 import CaretRightOutlined from '@ant-design/icons/es/icons/CaretRightOutlined';
 import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
 import ForwardOutlined from '@ant-design/icons/es/icons/ForwardOutlined';
 import BackwardOutlined from '@ant-design/icons/es/icons/BackwardOutlined';
 import DownloadOutlined from '@ant-design/icons/es/icons/DownloadOutlined';
 import { type CallResponse } from '@wt/contract';
-import { shownTime } from '../../session/time';
+import { accountNow, shownTime, wallClock } from '../../session/time';
 import { ApiError, call } from '../../api/client';
 import { userDataOptions } from '../../i18n/texts';
 import { MapView } from '../../map/MapView';
@@ -42,7 +42,7 @@ type History = CallResponse<'/device/devicesHistory'>;
 type Range = [Dayjs, Dayjs];
 
 function presets(t: (k: string) => string): { label: string; value: Range }[] {
-  const now = dayjs();
+  const now = accountNow();
   return [
     { label: t('range.today'), value: [now.startOf('day'), now] },
     { label: t('range.week'), value: [now.subtract(7, 'day'), now] },
@@ -57,7 +57,10 @@ export default function HistoryPage() {
   const { message } = App.useApp();
   const [params] = useSearchParams();
   const [imei, setImei] = useState<string | undefined>(params.get('imei') || undefined);
-  const [range, setRange] = useState<Range>(() => [dayjs().startOf('day'), dayjs()]);
+  const [range, setRange] = useState<Range>(() => {
+    const now = accountNow();
+    return [now.startOf('day'), now];
+  });
   const [data, setData] = useState<History | null>(null);
   const [loading, setLoading] = useState(false);
   const [detail, setDetail] = useState<{ kind: 'point' | 'stop'; index: number } | null>(null);
@@ -87,8 +90,8 @@ export default function HistoryPage() {
     try {
       const r = await call('/device/devicesHistory', {
         Imei: device,
-        Start: range[0].toISOString(),
-        End: range[1].toISOString(),
+        Start: wallClock(range[0]),
+        End: wallClock(range[1]),
       });
       setData(r);
       if (!r.Points.length) void message.warning(t('messages:monitor.noTrajectory'));
@@ -118,8 +121,8 @@ export default function HistoryPage() {
     try {
       const r = await call('/device/BatchExportHistoryDataByUserId', {
         Imeis: imeis,
-        Start: range[0].toISOString(),
-        End: range[1].toISOString(),
+        Start: wallClock(range[0]),
+        End: wallClock(range[1]),
         Language: i18n.language,
       });
       downloadBase64(r.FileName, r.Data);

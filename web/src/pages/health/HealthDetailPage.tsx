@@ -17,6 +17,7 @@ import { USER_DATA, userDataOptions } from '../../i18n/texts';
 import { useAlarmTypeName } from '../alarm/queries';
 import { echarts, hasChartData } from './charts';
 import { useCan } from '../../access/can';
+import { accountNow, wallClock } from '../../session/time';
 
 type View = 'day' | 'week' | 'month';
 type Measure = keyof Pick<HealthReadingRow, 'HeartRate' | 'Systolic' | 'Diastolic' | 'BodyTemp' | 'WristTemp' | 'BloodOxygen' | 'Hrv' | 'Steps' | 'Distance' | 'Calories' | 'Uv' | 'Pho' | 'Ir'>;
@@ -62,13 +63,13 @@ export default function HealthDetailPage() {
   const imei = params.get('imei') ?? undefined;
   const id = Number(params.get('id')) || undefined;
   const [view, setView] = useState<View>('day');
-  const [anchor, setAnchor] = useState<Dayjs>(dayjs());
+  const [anchor, setAnchor] = useState<Dayjs>(accountNow);
   const devices = useQuery({ queryKey: ['health', 'devices'], queryFn: () => call('/health/HealthHasDataForUsers', {}) });
   const start = anchor.startOf(RANGE[view].unit);
   const end = anchor.endOf(RANGE[view].unit);
   const q = useQuery({
     queryKey: ['health', 'series', imei, id, view, start.valueOf()],
-    queryFn: () => call('/health/GetHealth2', { Imei: imei, DeviceId: imei ? undefined : id, StartTime: start.toISOString(), EndTime: end.toISOString(), Bucket: RANGE[view].bucket }),
+    queryFn: () => call('/health/GetHealth2', { Imei: imei, DeviceId: imei ? undefined : id, StartTime: wallClock(start), EndTime: wallClock(end), Bucket: RANGE[view].bucket }),
     enabled: !!(imei || id),
   });
   const data = q.data;

@@ -7,7 +7,7 @@ import { useMemo, useRef, useState } from 'react';
 import { DatePicker, Input, Segmented, Select, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import { type Dayjs } from 'dayjs';
 import { accountFence } from '@wt/contract';
 import { call } from '../../../api/client';
 import { useCan } from '../../../access/can';
@@ -16,6 +16,7 @@ import { ExportButton } from '../../../components/ExportButton';
 import { SearchForm } from '../../../components/SearchForm';
 import { userDataOptions } from '../../../i18n/texts';
 import { useSession } from '../../../stores/session';
+import { accountNow } from '../../../session/time';
 import { AccountSelect } from '../../devices/dialogs/AccountSelect';
 import { ATTENDANCE_KEY, AttendanceDrawer, RowClicks, type AttendanceFilters, type DrawerTarget } from './AttendanceDrawer';
 import { dailyColumns, rowKeyOf, sortRequest, totalColumns, type AttendanceView, type KeyedRow } from './columns';
@@ -32,7 +33,7 @@ interface SearchValues {
 }
 
 /** Monday of this week to today. */
-export function currentWeek(today: Dayjs = dayjs()): [Dayjs, Dayjs] {
+export function currentWeek(today: Dayjs = accountNow()): [Dayjs, Dayjs] {
   const day = today.startOf('day');
   return [day.subtract((day.day() + 6) % 7, 'day'), day];
 }
@@ -83,7 +84,7 @@ export function AttendancePanel() {
           data-testid="attendance-range"
           // At most MAX_DAYS days, none after today.
           disabledDate={(d, info) => {
-            if (d.isAfter(dayjs(), 'day')) return true;
+            if (d.isAfter(accountNow(), 'day')) return true;
             const from = info?.from ?? rangeStart;
             return !!from && Math.abs(d.startOf('day').diff(from.startOf('day'), 'day')) >= MAX_DAYS;
           }}

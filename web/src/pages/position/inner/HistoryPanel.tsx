@@ -5,13 +5,13 @@
 import { useState } from 'react';
 import { App, Button, DatePicker, Empty, Form, Select, Slider, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import { type Dayjs } from 'dayjs';
 import CaretRightOutlined from '@ant-design/icons/es/icons/CaretRightOutlined';
 import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
 import ForwardOutlined from '@ant-design/icons/es/icons/ForwardOutlined';
 import BackwardOutlined from '@ant-design/icons/es/icons/BackwardOutlined';
 import { scene, type CallResponse } from '@wt/contract';
-import { shownTime } from '../../../session/time';
+import { accountNow, shownTime, wallClock } from '../../../session/time';
 import { ApiError, call } from '../../../api/client';
 import { userDataOptions, USER_DATA } from '../../../i18n/texts';
 import type { usePlayback } from '../../devices/history/usePlayback';
@@ -22,7 +22,7 @@ export type Range = [Dayjs, Dayjs];
 const MAX_SCENE_HISTORY_DAYS = scene.MAX_SCENE_HISTORY_DAYS;
 
 export function todayRange(): Range {
-  const now = dayjs();
+  const now = accountNow();
   return [now.startOf('day'), now];
 }
 
@@ -60,8 +60,8 @@ export function useIndoorHistory(sceneId: number | undefined, onTrack: (t: Indoo
       const r = await call('/Scene/deviceHistoryForScene', {
         DeviceId: deviceId,
         SceneId: sceneId,
-        StartTime: range[0].toISOString(),
-        EndTime: range[1].toISOString(),
+        StartTime: wallClock(range[0]),
+        EndTime: wallClock(range[1]),
       });
       onTrack(r.Items);
       if (!r.Items.length) void message.warning(t('history.empty'));
@@ -77,7 +77,7 @@ export function useIndoorHistory(sceneId: number | undefined, onTrack: (t: Indoo
 
 export function HistoryPanel(p: HistoryPanelProps) {
   const { t } = useTranslation('innerMap');
-  const now = dayjs();
+  const now = accountNow();
   const presets: { label: string; value: Range }[] = [
     { label: t('history.today'), value: [now.startOf('day'), now] },
     { label: t('history.lastHour'), value: [now.subtract(1, 'hour'), now] },
