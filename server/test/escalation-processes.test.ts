@@ -121,7 +121,7 @@ describe.skipIf(!!reason)('escalation across two processes on PostgreSQL and Red
     const alarmId = await sos(devices[0]!);
     await untilSends(alarmId, 2);
     await due(alarmId, 1);
-    await b.log((l) => l.msg === 'escalation test pause' && l.alarmId === alarmId);
+    await b.log((l) => l.msg === 'escalation test pause' && l.alarmId === alarmId && l.point === 'claimed');
     expect((await call('/ExceptionMessage/updateExceptionByID', { Id: alarmId, Remark: 'on my way' })).State).toBe(200);
     // Cancelled in the database by A's call, and dropped by B from what it heard on the bus.
     expect((await q(`SELECT status FROM escalation_outbox WHERE alarm_id = $1 AND step = 1`, [alarmId]))[0]!.status).toBe('cancelled');
@@ -154,7 +154,7 @@ describe.skipIf(!!reason)('escalation across two processes on PostgreSQL and Red
     const alarmId = await sos(devices[2]!);
     await untilSends(alarmId, 2);
     await due(alarmId, 1);
-    await b.log((l) => l.msg === 'escalation test pause' && l.alarmId === alarmId);
+    await b.log((l) => l.msg === 'escalation test pause' && l.alarmId === alarmId && l.point === 'before-commit');
     await b.kill('SIGKILL');
     expect(await sendsOf(alarmId)).toHaveLength(2);
     // The claim of the dead worker expires (its lease is 45 s; the test ends it now).
@@ -172,7 +172,7 @@ describe.skipIf(!!reason)('escalation across two processes on PostgreSQL and Red
     const alarmId = await sos(devices[3]!);
     await untilSends(alarmId, 2);
     await due(alarmId, 1);
-    await b.log((l) => l.msg === 'escalation test pause' && l.alarmId === alarmId);
+    await b.log((l) => l.msg === 'escalation test pause' && l.alarmId === alarmId && l.point === 'after-commit');
     await b.kill('SIGKILL');
     expect((await sendsOf(alarmId)).map((r) => r.step)).toEqual([1, 1, 2, 2]);
     // Claimed by nobody now: even a claim of the row again sends nothing (it is done).

@@ -46,6 +46,7 @@ export class PlatformProcess {
     this.child = child;
     let buf = '';
     child.stdout!.on('data', (c: Buffer) => {
+      if (this.child !== child) return; // a process replaced by a newer start says nothing more here
       buf += c.toString();
       const parts = buf.split('\n');
       buf = parts.pop()!;
