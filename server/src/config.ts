@@ -40,6 +40,8 @@ const schema = z.object({
   OSMAND_PORT: listenPort.default(5055),
   /** Seconds without a byte before a device TCP connection is closed (watches send LK every few minutes). */
   GATEWAY_IDLE_SECONDS: z.coerce.number().int().min(5).default(600),
+  /** On SIGTERM: how long device connections may take to have what was read committed and acknowledged before they are ended. */
+  GATEWAY_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /**
    * Seconds a device's command connection must stay silent, beyond its longest recent silence,
    * before a newer connection naming the device takes its commands (docs/decisions.md, device sessions).

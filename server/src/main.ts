@@ -22,7 +22,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     platform.deps.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
+    // The device connections' drain, then 15 s for the rest; past that the process ends anyway.
+    const force = setTimeout(() => process.exit(1), platform.deps.config.GATEWAY_DRAIN_SECONDS * 1000 + 15_000);
     force.unref();
     platform.close().then(
       () => process.exit(0),

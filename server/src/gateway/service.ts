@@ -7,7 +7,7 @@ import { dispatchLocal } from '../modules/command/delivery.js';
 import { TOPICS, type DispatchEvent } from '../pipeline/events.js';
 import { startOsmAndServer } from './http.js';
 import { startMqtt } from './mqtt.js';
-import { startTcpListener } from './tcp.js';
+import { startTcpListener, type TcpListener } from './tcp.js';
 import { newToken } from '../modules/integration/repo.js';
 import { INDOOR_DEMO_INTEGRATION, indoorDemoTags } from '../seed/indoor.js';
 
@@ -21,15 +21,18 @@ export const gatewayService: Service = {
       for (const s of stops.reverse()) await s().catch((err) => deps.log.error({ err }, 'stopping a device listener failed'));
     };
     try {
+      // The TCP listeners drain together when the process stops (GATEWAY_DRAIN_SECONDS).
+      const tcp: TcpListener[] = [];
+      stops.push(() => Promise.all(tcp.map((l) => l.close(config.GATEWAY_DRAIN_SECONDS * 1000))).then(() => undefined));
       if (config.WATCH_PORT !== null) {
         const l = await startTcpListener(deps, 'watch', config.WATCH_PORT);
         ingest.ports.watch = l.port;
-        stops.push(() => l.close());
+        tcp.push(l);
       }
       if (config.GT06_PORT !== null) {
         const l = await startTcpListener(deps, 'gt06', config.GT06_PORT);
         ingest.ports.gt06 = l.port;
-        stops.push(() => l.close());
+        tcp.push(l);
       }
       if (config.OSMAND_PORT !== null) {
         const l = await startOsmAndServer(deps, config.OSMAND_PORT);

@@ -35,6 +35,8 @@ abstract class Connection implements DeviceSession {
   protected ref: DeviceRef | undefined;
   private pending = 0;
   private closed = false;
+  /** Draining (the process stops): no more reading, whatever is read is committed and acknowledged. */
+  private draining = false;
   readonly source: Source;
 
   constructor(
@@ -54,6 +56,17 @@ abstract class Connection implements DeviceSession {
 
   get open(): boolean {
     return !this.closed && !this.socket.destroyed;
+  }
+
+  /** Frames read and submitted, not yet committed (their acknowledgement not yet written). */
+  get pendingFrames(): number {
+    return this.pending;
+  }
+
+  /** Stops reading: what the device sends from now on stays unread (and unacknowledged). */
+  drain(): void {
+    this.draining = true;
+    this.socket.pause();
   }
 
   abstract sendCommand(command: DeviceCommand, commandId: number): string;
@@ -101,7 +114,7 @@ abstract class Connection implements DeviceSession {
     const arrived = ingest.sessions.arrival();
     ingest.submit(res.messages, this.source, (err, r) => {
       this.pending--;
-      if (this.pending < MAX_PENDING_FRAMES && this.socket.isPaused() && !this.socket.destroyed) this.socket.resume();
+      if (this.pending < MAX_PENDING_FRAMES && !this.draining && this.socket.isPaused() && !this.socket.destroyed) this.socket.resume();
       // From outside the device's allowed networks: no session for it here.
       if (r?.outside && this.ref) this.forget();
       // A batch that failed to commit is not acknowledged: the device sends again. Nor is a
@@ -216,11 +229,20 @@ class Gt06Connection extends Connection {
 
 export interface TcpListener {
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops: no new connections; the open ones stop being read, wait (up to drainMs) until every frame
+   * read is committed and acknowledged, and are then ended, so their devices reconnect elsewhere.
+   */
+  close(drainMs?: number): Promise<void>;
 }
 
+const waitFor = async (test: () => boolean, until: number) => {
+  while (!test() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  return test();
+};
+
 export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06', port: number): Promise<TcpListener> {
-  const sockets = new Set<net.Socket>();
+  const sockets = new Map<net.Socket, Connection>();
   const idleMs = deps.config.GATEWAY_IDLE_SECONDS * 1000;
   const metrics = deps.ingest.metrics;
   const fromProxy = addressMatcher(deps.config.PROXY_PROTOCOL_FROM);
@@ -231,8 +253,8 @@ export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06'
       return;
     }
     metrics.connectionOpened(protocol);
-    sockets.add(socket);
     const conn = protocol === 'watch' ? new WatchConnection(deps, socket) : new Gt06Connection(deps, socket);
+    sockets.set(socket, conn);
     socket.setTimeout(idleMs);
     // Through a load balancer of PROXY_PROTOCOL_FROM: its header first, naming the device's address.
     let header = fromProxy(socket.remoteAddress) ? new ProxyHeaderReader() : undefined;
@@ -272,9 +294,19 @@ export async function startTcpListener(deps: AppDeps, protocol: 'watch' | 'gt06'
   deps.log.info({ protocol, port: bound }, 'device listener started');
   return {
     port: bound,
-    async close() {
+    async close(drainMs = 0) {
       const closed = new Promise<void>((r) => server.close(() => r()));
-      for (const s of sockets) s.destroy();
+      const until = Date.now() + drainMs;
+      const conns = [...sockets.values()];
+      for (const c of conns) c.drain();
+      const pending = () => conns.reduce((n, c) => n + c.pendingFrames, 0);
+      const before = pending();
+      const flushed = await waitFor(() => pending() === 0, until);
+      // Acknowledgements written: the connections end (FIN after what is queued to them), devices reconnect elsewhere.
+      for (const s of sockets.keys()) s.end();
+      const ended = await waitFor(() => sockets.size === 0, Math.min(until, Date.now() + 2000));
+      deps.log.info({ protocol, connections: conns.length, pendingFrames: before, flushed, ended }, 'device listener drained');
+      for (const s of sockets.keys()) s.destroy();
       await closed;
     },
   };

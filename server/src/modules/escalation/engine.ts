@@ -31,6 +31,23 @@ const ALWAYS_THROUGH: readonly number[] = [ALARM_CODES.sos, ALARM_CODES.fall];
 
 type Row = Record<string, unknown>;
 
+/**
+ * Crash tests only: `ESCALATION_TEST_PAUSE=<step>:<point>:<ms>` holds the step numbered <step> (1 is the
+ * first) for <ms> at <point>: `claimed` (claimed, before the acknowledged check), `before-commit` (its
+ * sends written, not committed) or `after-commit` (committed, before the outbox row's update), logging
+ * `escalation test pause` first. Unset in production.
+ */
+const TEST_PAUSE = (() => {
+  const m = /^(\d+):(claimed|before-commit|after-commit):(\d+)$/.exec(process.env.ESCALATION_TEST_PAUSE ?? '');
+  return m ? { step: Number(m[1]), point: m[2]!, ms: Number(m[3]) } : undefined;
+})();
+
+async function testPause(deps: AppDeps, r: Row, point: string): Promise<void> {
+  if (!TEST_PAUSE || TEST_PAUSE.point !== point || TEST_PAUSE.step !== Number(r.step) + 1) return;
+  deps.log.warn({ alarmId: Number(r.alarm_id), step: TEST_PAUSE.step, point }, 'escalation test pause');
+  await new Promise((resolve) => setTimeout(resolve, TEST_PAUSE.ms));
+}
+
 /** Schedules the first step of a newly raised alarm, in its transaction; true when one was scheduled. */
 export async function scheduleEscalation(q: QueryFn, alarm: { id: number; code: number; accountPath: string; created: Date }): Promise<boolean> {
   const policy = await effectivePolicy(q, alarm.accountPath, alarm.code);
@@ -107,8 +124,17 @@ export class EscalationChannel implements OutboxChannel {
   retryBaseMs = () => this.deps.config.NOTICE_RETRY_BASE_MS;
 
   async deliver(r: Row): Promise<Delivery> {
-    if (this.stopped.has(Number(r.alarm_id))) return { ok: true, status: 'cancelled' };
-    const out = await this.deps.database.transaction((q) => this.runStep(q, r));
+    await testPause(this.deps, r, 'claimed');
+    if (this.stopped.has(Number(r.alarm_id))) {
+      this.deps.log.info({ alarmId: Number(r.alarm_id), step: Number(r.step) + 1 }, 'escalation step dropped: alarm acknowledged');
+      return { ok: true, status: 'cancelled' };
+    }
+    const out = await this.deps.database.transaction(async (q) => {
+      const o = await this.runStep(q, r);
+      await testPause(this.deps, r, 'before-commit');
+      return o;
+    });
+    await testPause(this.deps, r, 'after-commit');
     if (out.console) this.deps.bus.publish(REALTIME_TOPICS.alarmRaised, out.console);
     if (out.notices > 0) this.deps.bus.publish(NOTICE_TOPICS.enqueued, { count: out.notices });
     if (out.pushes > 0) this.deps.bus.publish(PUSH_TOPICS.enqueued, { count: out.pushes });
