@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { root, screenshot } from './harness.js';
 import { callApi, cjkTexts, consoleSession, freshTab, pickAccount, switchLanguage } from './console.js';
 
-const texts = (lang: string) => JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'alarm.json'), 'utf8')).escalation as Record<string, any>;
+type Texts = Record<'atOnce' | 'after' | 'contactN' | 'listSeparator' | 'parent' | 'repeatText' | 'own', string> & { channel: Record<string, string> };
+const texts = (lang: string) => (JSON.parse(readFileSync(path.join(root, 'web/src/i18n/locales', lang, 'alarm.json'), 'utf8')) as { escalation: Texts }).escalation;
 const zh = texts('zh-CN');
 const en = texts('en');
 const s = consoleSession();
