@@ -62,6 +62,8 @@ export interface AlarmPush {
   MessageParams?: Record<string, unknown>;
   /** When it was raised (last), an ISO instant: consoles show it in their account's zone. */
   Created: string;
+  /** The alarm record's id: the pop-up acknowledges or assigns that record. */
+  AlarmId?: number;
 }
 
 export const REFRESH_NOTIFICATION_TYPE = 56;

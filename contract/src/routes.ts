@@ -91,6 +91,7 @@ export const PROTECTED_ROUTES: RouteDef[] = [
       { path: 'rule', view: 'AlarmRule', meta: { title: 'alarmRule', icon: 'ProfileOutlined', roles: ADMIN, platform: true } },
       { path: 'record', view: 'AlarmRecord', meta: { title: 'alarmRecord', icon: 'BellOutlined', roles: ALL } },
       { path: 'alarmSetting', view: 'AlarmSetting', meta: { title: 'alarmSetting', icon: 'SettingOutlined', roles: ALL } },
+      { path: 'escalation', view: 'Escalation', meta: { title: 'escalation', icon: 'RiseOutlined', roles: ALL } },
     ],
   },
   {

@@ -111,7 +111,7 @@ describe('roles and routes', () => {
     const paths = allRoutePaths(PROTECTED_ROUTES);
     for (const p of [
       '/', '/dashboard', '/devices/list', '/devices/detail', '/devices/roles', '/devices/history', '/deviceFence', '/deviceAlarm',
-      '/track/index', '/alarm/rule', '/alarm/record', '/alarm/alarmSetting', '/health/data', '/health/detail', '/indoorBeacons/index',
+      '/track/index', '/alarm/rule', '/alarm/record', '/alarm/alarmSetting', '/alarm/escalation', '/health/data', '/health/detail', '/indoorBeacons/index',
       '/account/accounts', '/account/role', '/account/showfence', '/model/list', '/model/protocol', '/model/command', '/inventory/list',
       '/inventory/sales', '/inventory/batch', '/position/beacons', '/position/assetInventory', '/position/fenceList',
       '/position/monitorDetail', '/position/bindBeacon', '/position/innerMap', '/scene/sencelist', '/scene/floors', '/scene/aoa',

@@ -104,6 +104,19 @@ describe('escalation policies and steps (PGlite)', () => {
     expect(after!.status).toBe('cancelled');
     const sends = await p.deps.database.query<Row>(`SELECT count(*)::int AS n FROM escalation_sends WHERE alarm_id = $1`, [alarmId]);
     expect(sends[0]!.n).toBe(first.length + second.length);
+    // The alarm's timeline shows each send among its events, in time order.
+    const timeline = (await p.call('/AlarmRecord/Timeline', { Id: alarmId }, clinic)).body.Items as Row[];
+    const escalated = timeline.filter((e) => e.Kind === 'escalated');
+    expect(escalated.map((e) => [e.Params.step, e.Params.channel, e.Params.recipient, e.Params.status])).toEqual([
+      [1, 'sms', '13800000101', 'sent'],
+      [1, 'console', 'clinic01', 'sent'],
+      ...second.map((r) => [2, r.channel, r.recipient, r.ok ? 'sent' : 'failed']),
+    ]);
+    const kinds = timeline.map((e) => e.Kind);
+    expect(kinds[0]).toBe('raised');
+    expect(kinds.at(-1)).toBe('acknowledged');
+    expect(kinds.indexOf('acknowledged')).toBeGreaterThan(kinds.lastIndexOf('escalated'));
+    expect(timeline.map((e) => e.At)).toEqual([...timeline.map((e) => e.At)].sort());
   }, 120_000);
 
   it('runs a step once: a finished step delivered again sends nothing, a step whose worker died runs when its lease expires', async () => {
@@ -176,6 +189,12 @@ describe('escalation policies and steps (PGlite)', () => {
       return rows.length > 0 && rows;
     });
     expect(held).toEqual([{ channel: 'sms', recipient: '13800000101', ok: false, error: 'escalation.quietHours' }]);
+    const [bandAlarm] = await p.deps.database.query<Row>(`SELECT id FROM alarms WHERE device_id = $1 AND type = $2`, [band.id, ALARM_CODES.removal]);
+    const bandTimeline = (await p.call('/AlarmRecord/Timeline', { Id: Number(bandAlarm!.id) }, clinic)).body.Items as Row[];
+    expect(bandTimeline.find((e) => e.Kind === 'escalated')).toMatchObject({
+      Actor: null,
+      Params: { step: 1, channel: 'sms', recipient: '13800000101', status: 'held', error: 'escalation.quietHours' },
+    });
     const watch = await addDevice(p, 'clinic01', '865000000026004', 'Room 7');
     await deviceAlarm(p, watch, 'sos');
     const sent = await until(async () => {

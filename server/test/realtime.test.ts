@@ -126,13 +126,14 @@ describe.each(databases())('realtime hub (%s)', (kind) => {
     const sibling = await connect('viewer01');
     const alarm: AlarmRaisedEvent = {
       NotificationType: 5, DeviceID: dev!.imei, Nickname: dev!.name, Message: 'SOS', Created: '2026-01-01 10:00:00',
-      deviceId: dev!.id, accountPath: clinic.path,
+      deviceId: dev!.id, accountPath: clinic.path, AlarmId: 77,
     };
     p.deps.bus.publish(REALTIME_TOPICS.alarmRaised, alarm);
     const got = await agent.until((m) => m.type === 'alarm');
     expect(got).toEqual({
       type: 'alarm', deviceId: dev!.id,
-      alarm: { NotificationType: 5, DeviceID: dev!.imei, Nickname: dev!.name, Message: 'SOS', Created: '2026-01-01 10:00:00' },
+      // The record's id: the pop-up acknowledges and assigns that alarm.
+      alarm: { NotificationType: 5, DeviceID: dev!.imei, Nickname: dev!.name, Message: 'SOS', Created: '2026-01-01 10:00:00', AlarmId: 77 },
     });
     p.deps.bus.publish(REALTIME_TOPICS.refresh, { accountPath: clinic.path });
     await agent.until((m) => m.type === 'refresh');

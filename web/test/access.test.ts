@@ -158,7 +158,7 @@ describe('menu', () => {
 
   it('nests groups with several children', () => {
     const alarm = adminMenu.find((m) => m.key === '/alarm');
-    expect(alarm?.children?.map((c) => c.key)).toEqual(['/alarm/rule', '/alarm/record', '/alarm/alarmSetting']);
+    expect(alarm?.children?.map((c) => c.key)).toEqual(['/alarm/rule', '/alarm/record', '/alarm/alarmSetting', '/alarm/escalation']);
   });
 
   it('has the scene applications group with the beacon calibration entry (SPEC §2), for administrators only', () => {

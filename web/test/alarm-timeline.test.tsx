@@ -50,6 +50,32 @@ describe('alarm timeline', () => {
     expect(screen.getByTestId('alarm-state').textContent).toBe('已解除，未確認');
   });
 
+  it('shows each escalation send among the events: step, channel, recipient, delivered, held back or failed', async () => {
+    await i18n.changeLanguage('en');
+    render(
+      <AlarmTimelineList
+        events={[
+          { Id: 1, At: '2026-11-27 08:00:00', Kind: 'raised', Actor: null, Params: {} },
+          { Id: 1, At: '2026-11-27 08:00:00', Kind: 'escalated', Actor: null, Params: { step: 1, channel: 'console', recipient: 'clinic01', status: 'sent' } },
+          { Id: 2, At: '2026-11-27 08:01:00', Kind: 'escalated', Actor: null, Params: { step: 2, channel: 'sms', recipient: '13800000101', status: 'held', error: 'escalation.quietHours' } },
+          { Id: 3, At: '2026-11-27 08:01:00', Kind: 'escalated', Actor: null, Params: { step: 2, channel: 'push', recipient: '0', status: 'failed', error: 'escalation.noPartner' } },
+          { Id: 2, At: '2026-11-27 08:02:00', Kind: 'acknowledged', Actor: 'clinic01', Params: {} },
+        ]}
+      />,
+    );
+    expect(shown()).toEqual([
+      'Raised2026-11-27 08:00:00 · Platform',
+      'Escalation step 1: Console to clinic012026-11-27 08:00:00 · PlatformDelivered',
+      'Escalation step 2: SMS to 138000001012026-11-27 08:01:00 · PlatformHeld back: quiet hours',
+      'Escalation step 2: Partner push to 0 partner companies2026-11-27 08:01:00 · PlatformFailed: No partner company takes this alarm',
+      'Acknowledged2026-11-27 08:02:00 · clinic01',
+    ]);
+    cleanup();
+    await i18n.changeLanguage('zh-CN');
+    render(<AlarmTimelineList events={[{ Id: 2, At: '2026-11-27 16:01:00', Kind: 'escalated', Actor: null, Params: { step: 2, channel: 'sms', recipient: '13800000101', status: 'held' } }]} />);
+    expect(shown()).toEqual(['升级第 2 步：短信发给138000001012026-11-27 16:01:00 · 平台未发送：免打扰时段']);
+  });
+
   it('says so when nothing was recorded', async () => {
     await i18n.changeLanguage('en');
     render(<AlarmTimelineList events={[]} />);

@@ -83,7 +83,14 @@ export type AlarmState = (typeof ALARM_STATES)[number];
 export const ALARM_RESOLVE_CAUSES = ['handled', 'falseAlarm', 'test', 'deviceFault', 'other'] as const;
 export type AlarmResolveCause = (typeof ALARM_RESOLVE_CAUSES)[number];
 /** What a timeline holds. */
-export const ALARM_EVENT_KINDS = ['raised', 'repeated', 'acknowledged', 'assigned', 'comment', 'resolved', 'cleared', 'notified'] as const;
+export const ALARM_EVENT_KINDS = ['raised', 'repeated', 'acknowledged', 'assigned', 'comment', 'resolved', 'cleared', 'notified', 'escalated'] as const;
+/**
+ * What became of one send of an escalation step (an `escalated` event's `status`): delivered (queued
+ * for its channel), held back by the contact's quiet hours, or failed (refused: no message service,
+ * no partner ...; `error` is the reason's message key).
+ */
+export const ESCALATION_SEND_STATUSES = ['sent', 'held', 'failed'] as const;
+export type EscalationSendStatus = (typeof ESCALATION_SEND_STATUSES)[number];
 export const ALARM_NOTE_MAX = 500;
 
 export const resolveAlarmRequest = z.object({

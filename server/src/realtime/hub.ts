@@ -165,8 +165,9 @@ export class RealtimeHub {
   }
 
   private onAlarm(e: AlarmRaisedEvent): void {
-    const { deviceId, accountPath, NotificationType, DeviceID, Nickname, Message, MessageKey, MessageParams, Created } = e;
-    const msg: RealtimeMessage = { type: 'alarm', deviceId, alarm: { NotificationType, DeviceID, Nickname, Message, MessageKey, MessageParams, Created } };
+    const { deviceId, accountPath, NotificationType, DeviceID, Nickname, Message, MessageKey, MessageParams, Created, AlarmId } = e;
+    const alarm = { NotificationType, DeviceID, Nickname, Message, MessageKey, MessageParams, Created, ...(AlarmId ? { AlarmId } : {}) };
+    const msg: RealtimeMessage = { type: 'alarm', deviceId, alarm };
     const text = JSON.stringify(msg);
     for (const c of this.audience(accountPath)) this.send(c, text);
   }

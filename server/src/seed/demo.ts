@@ -72,7 +72,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoAccounts> {
       description: 'Monitor, devices, alarms and accounts, without the health pages',
       routes: [
         '/', '/dashboard', '/devices', '/devices/list', '/devices/detail', '/devices/roles', '/devices/integrations', '/devices/history',
-        '/deviceFence', '/deviceAlarm', '/alarm', '/alarm/record', '/alarm/alarmSetting', '/account', '/account/accounts',
+        '/deviceFence', '/deviceAlarm', '/alarm', '/alarm/record', '/alarm/alarmSetting', '/alarm/escalation', '/account', '/account/accounts',
         '/account/showfence', '/setting', '/setting/platform',
       ].join(','),
       actions: [

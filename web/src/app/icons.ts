@@ -27,6 +27,7 @@ import ProfileOutlined from '@ant-design/icons/es/icons/ProfileOutlined';
 import RadarChartOutlined from '@ant-design/icons/es/icons/RadarChartOutlined';
 import ExperimentOutlined from '@ant-design/icons/es/icons/ExperimentOutlined';
 import SendOutlined from '@ant-design/icons/es/icons/SendOutlined';
+import RiseOutlined from '@ant-design/icons/es/icons/RiseOutlined';
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
 import ShoppingCartOutlined from '@ant-design/icons/es/icons/ShoppingCartOutlined';
 import TagsOutlined from '@ant-design/icons/es/icons/TagsOutlined';
@@ -64,6 +65,7 @@ export const ROUTE_ICONS: Record<string, ComponentType> = {
   RadarChartOutlined,
   ExperimentOutlined,
   SendOutlined,
+  RiseOutlined,
   SettingOutlined,
   ShoppingCartOutlined,
   TagsOutlined,

@@ -17,6 +17,7 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   AlarmRule: () => import('../pages/alarm/AlarmRulePage'),
   AlarmRecord: () => import('../pages/alarm/AlarmRecordPage'),
   AlarmSetting: () => import('../pages/alarm/AlarmSettingPage'),
+  Escalation: () => import('../pages/alarm/EscalationPage'),
   Health: () => import('../pages/health/HealthPage'),
   HealthDetail: () => import('../pages/health/HealthDetailPage'),
   IndoorBeacons: () => import('../pages/indoorBeacons/IndoorBeaconsPage'),

@@ -1,7 +1,7 @@
 // Validation issues (the contract schema's, checked in the browser, or the server's `Fields`) put
 // on the fields of an antd form, translated. An issue names a field by its path ("Name",
-// "Functions.lbs"); it goes on the form field of that name, else on the field named by its first
-// segment. Issues no field of the form shows are returned, for a message of their own.
+// "Functions.lbs", "Steps.1.Wait"); it goes on the form field of that name, else on the deepest
+// field holding it. Issues no field of the form shows are returned, for a message of their own.
 import type { FormInstance } from 'antd';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../api/client';
@@ -16,11 +16,17 @@ export function formFieldNames(form: FormInstance): string[] {
 
 /** The form field an issue belongs on, if the form renders one. */
 export function fieldFor(names: readonly string[], field: string): string | undefined {
-  if (names.includes(field)) return field;
-  const head = field.split('.')[0]!;
-  if (names.includes(head)) return head;
+  // The deepest field that holds it: "Steps.1.DutyUsers.0" goes on the list item's "Steps.1.DutyUsers".
+  const parts = field.split('.');
+  for (let n = parts.length; n > 0; n--) {
+    const at = parts.slice(0, n).join('.');
+    if (names.includes(at)) return at;
+  }
   return undefined;
 }
+
+/** A field name path from its dotted text: positions in a list (Form.List) are numbers. */
+const pathOf = (name: string) => name.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 
 /**
  * Shows the first issue of each field under it and clears the other fields' errors. Returns the
@@ -38,7 +44,7 @@ export function putIssues(form: FormInstance, issues: readonly FieldIssue[], t: 
   form.setFields(
     names.map((name) => {
       const issue = first.get(name);
-      return { name: name.split('.'), errors: issue ? [t(`messages:${issue.key}`, issue.params)] : [] };
+      return { name: pathOf(name), errors: issue ? [t(`messages:${issue.key}`, issue.params)] : [] };
     }),
   );
   return unplaced;

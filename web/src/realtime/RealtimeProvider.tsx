@@ -6,6 +6,11 @@ import { useEffect, useRef, useState } from 'react';
 import { App, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCan, useMayOpen } from '../access/can';
+import { errorText } from '../i18n/errors';
+import { afterAlarmsConfirmed } from '../pages/alarm/confirm';
+import { ALARM_KEY } from '../pages/alarm/queries';
 import { ALWAYS_ON_ALARM_CODES, LIMITS, REFRESH_NOTIFICATION_TYPE, SOS_NOTIFICATION_TYPE, type RealtimeMessage } from '@wt/contract';
 import { call } from '../api/client';
 import { useSession } from '../stores/session';
@@ -47,7 +52,7 @@ export function notificationPolicy(type: number, setting: AlarmSetting | undefin
 
 export function RealtimeProvider() {
   const { t } = useTranslation('monitor');
-  const { notification } = App.useApp();
+  const { notification, message } = App.useApp();
   // Signed in or not: a renewed token is read when needed, it does not restart the connection.
   const token = useSession((s) => !!s.token);
   const userId = useSession((s) => s.userId);
@@ -69,6 +74,14 @@ export function RealtimeProvider() {
   const navigate = useNavigate();
   const navigateRef = useRef(navigate);
   navigateRef.current = navigate;
+  // What the pop-up's buttons may do, read when an alarm arrives.
+  const can = useCan();
+  const mayOpen = useMayOpen();
+  const qc = useQueryClient();
+  const allowed = useRef({ confirm: false, device: false });
+  allowed.current = { confirm: can('alarm.confirm'), device: mayOpen('/devices/detail') };
+  const ctx = useRef({ qc, message, userId });
+  ctx.current = { qc, message, userId };
 
   // The user's alarm settings; a server without them (501) or a failure means "no settings".
   useEffect(() => {
@@ -150,6 +163,31 @@ export function RealtimeProvider() {
             closeNotices((n) => n === opened);
             navigateRef.current(`/?device=${m.deviceId}`);
           };
+          // The pop-up's own handling: acknowledge (the confirm call) and assign to me need
+          // alarm.confirm and the record's id, opening the device needs its detail page.
+          const may = allowed.current;
+          const alarmId = a.AlarmId;
+          const act = async (what: 'acknowledge' | 'assign') => {
+            const { qc: client, message: msg, userId: me } = ctx.current;
+            const ttt = tRef.current;
+            try {
+              if (what === 'acknowledge') {
+                await call('/ExceptionMessage/updateExceptionByID', { Id: alarmId!, Remark: '' });
+                msg.success(ttt('alarm.acknowledged'));
+                await afterAlarmsConfirmed(client, { alarms: [{ deviceId: m.deviceId, type: a.NotificationType }] });
+              } else {
+                await call('/AlarmRecord/Assign', { Id: alarmId!, AssigneeId: me! });
+                msg.success(ttt('alarm.assignedToMe'));
+                await client.invalidateQueries({ queryKey: [...ALARM_KEY, 'records'] });
+              }
+            } catch (e) {
+              msg.error(errorText(ttt, e));
+            }
+          };
+          const stop = (fn: () => void) => (e: React.MouseEvent) => {
+            e.stopPropagation();
+            fn();
+          };
           notification.open({
             key,
             type: a.NotificationType === SOS_NOTIFICATION_TYPE ? 'error' : 'warning',
@@ -175,17 +213,34 @@ export function RealtimeProvider() {
             onClick: openOnMonitor,
             style: { cursor: 'pointer' },
             actions: (
-              <Button
-                type="link"
-                size="small"
-                data-testid="alarm-open-monitor"
-                onClick={(e) => {
-                  e.stopPropagation();
-                  openOnMonitor();
-                }}
-              >
-                {tt('alarm.openOnMonitor')}
-              </Button>
+              <div className="wt-alarm-actions">
+                {may.confirm && alarmId ? (
+                  <Button type="link" size="small" data-testid="alarm-acknowledge" onClick={stop(() => void act('acknowledge'))}>
+                    {tt('alarm.acknowledge')}
+                  </Button>
+                ) : null}
+                {may.confirm && alarmId && ctx.current.userId ? (
+                  <Button type="link" size="small" data-testid="alarm-assign-me" onClick={stop(() => void act('assign'))}>
+                    {tt('alarm.assignToMe')}
+                  </Button>
+                ) : null}
+                {may.device ? (
+                  <Button
+                    type="link"
+                    size="small"
+                    data-testid="alarm-open-device"
+                    onClick={stop(() => {
+                      closeNotices((n) => n === opened);
+                      navigateRef.current(`/devices/detail?imei=${encodeURIComponent(a.DeviceID)}`);
+                    })}
+                  >
+                    {tt('alarm.openDevice')}
+                  </Button>
+                ) : null}
+                <Button type="link" size="small" data-testid="alarm-open-monitor" onClick={stop(openOnMonitor)}>
+                  {tt('alarm.openOnMonitor')}
+                </Button>
+              </div>
             ),
             onClose: () => noticeClosed(key),
           });

@@ -2,9 +2,9 @@
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
 import { stopEscalation } from '../escalation/engine.js';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { ALWAYS_ON_ALARM_CODES, quietMinutes, quietText, type AlarmResolveCause, type AlarmState, type Locale, type SentTime } from '@wt/contract';
+import { ALWAYS_ON_ALARM_CODES, type EscalationSendStatus, quietMinutes, quietText, type AlarmResolveCause, type AlarmState, type Locale, type SentTime } from '@wt/contract';
 import type { AuthedContext, AuthUser } from '../../calls.js';
-import { accounts, alarmContacts, alarmEvents, alarmSettings, alarms, alarmTypes, devices, healthThresholds } from '../../db/schema/index.js';
+import { accounts, alarmContacts, alarmEvents, alarmSettings, alarms, alarmTypes, devices, escalationSends, healthThresholds } from '../../db/schema/index.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { allOf, contains, isUniqueViolation, rows } from '../../lib/sql.js';
@@ -435,20 +435,50 @@ export async function commentAlarm(ctx: AuthedContext, b: { Id: number; Text: st
   return { State: 200 as const };
 }
 
-/** What happened to one alarm, oldest first, times in the viewer's zone. */
+/** What became of an escalation send, from its stored outcome. */
+function sendStatus(ok: boolean, error: string): EscalationSendStatus {
+  if (ok) return 'sent';
+  return error === 'escalation.quietHours' ? 'held' : 'failed';
+}
+
+/**
+ * What happened to one alarm, oldest first, times in the viewer's zone: its events and each send of
+ * its escalation steps (`escalated`: step, channel, recipient, sent / held / failed), merged in time
+ * order (an event before a send of the same instant).
+ */
 export async function alarmTimeline(ctx: AuthedContext, id: number) {
   await alarmInScope(ctx, id);
-  const items = await ctx.deps.database.db
-    .select({ id: alarmEvents.id, at: alarmEvents.at, kind: alarmEvents.kind, params: alarmEvents.params, actor: accounts.loginName })
-    .from(alarmEvents)
-    .leftJoin(accounts, eq(accounts.id, alarmEvents.actorId))
-    .where(eq(alarmEvents.alarmId, id))
-    .orderBy(asc(alarmEvents.at), asc(alarmEvents.id))
-    .limit(1000);
-  return {
-    State: 200 as const,
-    Items: items.map((e) => ({ Id: e.id, At: shownTime(ctx.user, e.at), Kind: e.kind, Actor: e.actor ?? null, Params: e.params ?? {} })),
-  };
+  const [items, sends] = await Promise.all([
+    ctx.deps.database.db
+      .select({ id: alarmEvents.id, at: alarmEvents.at, kind: alarmEvents.kind, params: alarmEvents.params, actor: accounts.loginName })
+      .from(alarmEvents)
+      .leftJoin(accounts, eq(accounts.id, alarmEvents.actorId))
+      .where(eq(alarmEvents.alarmId, id))
+      .orderBy(asc(alarmEvents.at), asc(alarmEvents.id))
+      .limit(1000),
+    ctx.deps.database.db
+      .select()
+      .from(escalationSends)
+      .where(eq(escalationSends.alarmId, id))
+      .orderBy(asc(escalationSends.at), asc(escalationSends.id))
+      .limit(1000),
+  ]);
+  const merged = [
+    ...items.map((e) => ({ at: e.at, order: 0, id: e.id, item: { Id: e.id, At: '', Kind: e.kind, Actor: e.actor ?? null, Params: e.params ?? {} } })),
+    ...sends.map((s) => ({
+      at: s.at,
+      order: 1,
+      id: s.id,
+      item: {
+        Id: s.id,
+        At: '',
+        Kind: 'escalated',
+        Actor: null,
+        Params: { step: s.step, channel: s.channel, recipient: s.recipient, status: sendStatus(s.ok, s.error), ...(s.error ? { error: s.error } : {}) },
+      },
+    })),
+  ].sort((a, b) => a.at.getTime() - b.at.getTime() || a.order - b.order || a.id - b.id);
+  return { State: 200 as const, Items: merged.map((m) => ({ ...m.item, At: shownTime(ctx.user, m.at) })) };
 }
 
 // ---- thresholds --------------------------------------------------------------------------------------

@@ -139,6 +139,17 @@ export function useEventText() {
         };
       case 'cleared':
         return { title: t('alarm:life.kind.cleared', { reason: t(`alarm:life.reasons.${String(p.reason)}`, { defaultValue: String(p.reason ?? '') }) }) };
+      case 'escalated': {
+        // One send of an escalation step: a partner push names how many partners took it.
+        const channel = String(p.channel ?? '');
+        const recipient = channel === 'push' ? t('alarm:escalation.send.partners', { count: Number(p.recipient ?? 0) }) : String(p.recipient ?? '');
+        const status = t(`alarm:escalation.send.${String(p.status)}`, { defaultValue: String(p.status ?? '') });
+        const reason = p.status === 'failed' && typeof p.error === 'string' && p.error ? t(`messages:${p.error}`, { defaultValue: p.error }) : '';
+        return {
+          title: t('alarm:escalation.send.title', { step: Number(p.step ?? 0), channel: t(`alarm:escalation.channel.${channel}`, { defaultValue: channel }), recipient }),
+          detail: reason ? `${status}: ${reason}` : status,
+        };
+      }
       case 'raised':
       case 'notified':
         return { title: t(`alarm:life.kind.${e.Kind}`) };
@@ -146,6 +157,11 @@ export function useEventText() {
         return { title: e.Kind };
     }
   };
+}
+
+function eventColor(e: AlarmEvent): string {
+  if (e.Kind === 'escalated') return e.Params.status === 'sent' ? 'blue' : e.Params.status === 'held' ? 'gray' : 'red';
+  return e.Kind === 'resolved' || e.Kind === 'cleared' ? 'green' : e.Kind === 'raised' || e.Kind === 'repeated' ? 'red' : 'blue';
 }
 
 /** The events of one alarm, oldest first: when, who (or the platform), what. */
@@ -159,8 +175,9 @@ export function AlarmTimelineList({ events }: { events: AlarmEvent[] }) {
       items={events.map((e) => {
         const { title, detail } = text(e);
         return {
-          key: e.Id,
-          color: e.Kind === 'resolved' || e.Kind === 'cleared' ? 'green' : e.Kind === 'raised' || e.Kind === 'repeated' ? 'red' : 'blue',
+          // Events and escalation sends are numbered apart.
+          key: `${e.Kind === 'escalated' ? 'send' : 'event'}-${e.Id}`,
+          color: eventColor(e),
           content: (
             <div data-testid="alarm-event">
               <Typography.Text strong>{title}</Typography.Text>
