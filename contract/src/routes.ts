@@ -208,6 +208,8 @@ export const PROTECTED_ROUTES: RouteDef[] = [
       { path: 'materialRecords', view: 'ErpMaterialRecords', meta: { title: 'erpMaterialRecords', icon: 'UnorderedListOutlined', roles: ADMIN } },
       { path: 'products', view: 'ErpProducts', meta: { title: 'erpProducts', icon: 'TagsOutlined', roles: ADMIN } },
       { path: 'productRecords', view: 'ErpProductRecords', meta: { title: 'erpProductRecords', icon: 'UnorderedListOutlined', roles: ADMIN } },
+      { path: 'suppliers', view: 'ErpSuppliers', meta: { title: 'erpSuppliers', icon: 'ShopOutlined', roles: ADMIN } },
+      { path: 'customers', view: 'ErpCustomers', meta: { title: 'erpCustomers', icon: 'TeamOutlined', roles: ADMIN } },
       { path: 'purchase', view: 'ErpPurchase', meta: { title: 'erpPurchase', icon: 'ProfileOutlined', roles: ADMIN } },
       { path: 'sales', view: 'ErpSales', meta: { title: 'erpSales', icon: 'ShoppingCartOutlined', roles: ADMIN } },
       { path: 'reports', view: 'ErpReports', meta: { title: 'erpReports', icon: 'DashboardOutlined', roles: ADMIN } },

@@ -7,9 +7,12 @@
 //     random pages among the first 50,
 //   - one sale of 10 000 devices to a customer account (/Inventory/SalesInsert by quantity), which
 //     creates their unbound device rows in that account,
+//   - the stock on hand at a date (/Erp/StockAt, materials of every warehouse at the end of a random
+//     day) over 1 000 000 ledger rows (500 materials x 4 warehouses, 500 moves each over two years,
+//     written with COPY): p50/p95, and the query's plan in PostgreSQL,
 // and the machine's COPY ceiling (position rows/s, as bench:ingest measures it), with the load.
 //
-//   npm run bench:inventory -- [--items 1000000] [--batch 100000] [--sale 10000] [--samples 200]
+//   npm run bench:inventory -- [--items 1000000] [--batch 100000] [--sale 10000] [--samples 200] [--ledger 1000000]
 //
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): a database is created in it
 // and dropped afterwards.
@@ -27,6 +30,7 @@ const ITEMS = Number(args.get('items') ?? 1_000_000);
 const BATCH = Number(args.get('batch') ?? 100_000);
 const SALE = Number(args.get('sale') ?? 10_000);
 const SAMPLES = Number(args.get('samples') ?? 200);
+const LEDGER = Number(args.get('ledger') ?? 1_000_000);
 const imei = (prefix: string, i: number) => `${prefix}${String(i).padStart(15 - prefix.length, '0')}`;
 
 async function main() {
@@ -137,7 +141,66 @@ async function main() {
     )).rows;
     console.log(`ledger: ${bad!.n === 0 ? 'every balance equals its items in stock' : `${bad!.n} balances DIFFER from the items`}`);
 
-    console.log(`COPY ceiling: ${fmt(await copyCeiling(db.url, 300_000))} position rows/s (300,000 rows, one transaction)`);
+    // ---- stock on hand at a date over 1 000 000 ledger rows ----
+    const MATERIALS = 500;
+    const perSeries = Math.max(1, Math.round(LEDGER / (MATERIALS * stores.length)));
+    const mats = (
+      await client.query<{ id: number }>(`INSERT INTO erp_materials (account_id, name) SELECT $1, 'BENCH-M' || g FROM generate_series(1, ${MATERIALS}) g RETURNING id`, [admin!.id])
+    ).rows.map((r) => r.id);
+    const span = 730 * 86_400_000;
+    const from = Date.parse('2025-01-01T00:00:00Z');
+    s0 = performance.now();
+    await client.query('BEGIN');
+    const finals: string[] = [];
+    await copyLines(
+      client,
+      'COPY stock_moves (account_id, kind, item_id, store_id, doc_type, doc_id, quantity, balance, created_at) FROM STDIN',
+      (function* () {
+        for (const m of mats)
+          for (const st of stores) {
+            let bal = 0;
+            for (let k = 0; k < perSeries; k++) {
+              // Mostly inbound, some outbound, never below 0.
+              const q = bal > 5 && k % 3 === 2 ? -3 : 5;
+              bal += q;
+              yield `${admin!.id}\tmaterial\t${m}\t${st}\terp_bench\t${k}\t${q}\t${bal}\t${new Date(from + Math.floor((span * k) / perSeries)).toISOString()}\n`;
+            }
+            finals.push(`${admin!.id}\tmaterial\t${m}\t${st}\t${bal}\n`);
+          }
+      })(),
+    );
+    await copyLines(client, 'COPY stock_balances (account_id, kind, item_id, store_id, quantity) FROM STDIN', finals);
+    await client.query('COMMIT');
+    await client.query('ANALYZE stock_moves');
+    await client.query('ANALYZE stock_balances');
+    const ledgerRows = MATERIALS * stores.length * perSeries;
+    console.log(`ERP ledger: ${fmt(ledgerRows)} material moves written with COPY in ${fmt((performance.now() - s0) / 1000, 1)} s (${MATERIALS} materials x ${stores.length} warehouses x ${fmt(perSeries)} moves)`);
+    const at: number[] = [];
+    let answered = 0;
+    for (let i = 0; i < SAMPLES; i++) {
+      const day = new Date(from + Math.floor(Math.random() * span)).toISOString().slice(0, 10);
+      const t0 = performance.now();
+      const r = await post('/Erp/StockAt', { Kind: 1, Date: day, ...(i % 2 ? { WarehouseId: stores[i % stores.length] } : {}) }, token);
+      at.push(performance.now() - t0);
+      if (r.State !== 200) throw new Error(JSON.stringify(r));
+      answered += r.Items.length;
+    }
+    at.sort((a, b2) => a - b2);
+    const copyRate = await copyCeiling(db.url, 300_000);
+    console.log(
+      `stock on hand at a date over ${fmt(ledgerRows)} ledger rows (/Erp/StockAt, ${fmt(SAMPLES)} samples, all warehouses or one, ${fmt(answered / SAMPLES)} rows per answer): p50 ${fmt(percentile(at, 50), 1)} ms, p95 ${fmt(percentile(at, 95), 1)} ms (target < 100 ms); COPY ceiling ${fmt(copyRate)} position rows/s`,
+    );
+    const atPlan = await client.query(
+      `EXPLAIN (ANALYZE, FORMAT JSON) SELECT b.item_id, b.store_id, m.balance FROM stock_balances b
+       CROSS JOIN LATERAL (SELECT s.balance FROM stock_moves s WHERE s.account_id = b.account_id AND s.kind = b.kind AND s.item_id = b.item_id AND s.store_id = b.store_id
+         AND s.created_at < '2026-01-01T00:00:00Z' ORDER BY s.created_at DESC, s.id DESC LIMIT 1) m
+       WHERE b.kind = 'material' AND b.account_id IN (SELECT id FROM accounts WHERE path LIKE '/%') AND m.balance <> 0`,
+    );
+    const atTop = (atPlan.rows[0] as { 'QUERY PLAN': { 'Execution Time': number; Plan: unknown }[] })['QUERY PLAN'][0]!;
+    const scans = JSON.stringify(atTop.Plan).match(/"Index Name":"[a-z_]+"/g) ?? [];
+    console.log(`the stock-at query alone in PostgreSQL (all warehouses): ${fmt(atTop['Execution Time'], 2)} ms, indexes ${[...new Set(scans)].join(', ')}`);
+
+    console.log(`COPY ceiling: ${fmt(copyRate)} position rows/s (300,000 rows, one transaction)`);
     console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min) on ${os.cpus().length} cores`);
     if (bad!.n !== 0 || sale.State !== 200) process.exitCode = 1;
   } finally {

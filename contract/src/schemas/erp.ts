@@ -93,10 +93,41 @@ export const stockRecordInsert = z.object({
   Remark: remark,
 });
 
+// ---- suppliers and customers (master data) --------------------------------------------------------
+
+const party = {
+  Id: optionalId,
+  Name: requiredText('erp.nameRequired', 100),
+  Contact: text(64).optional().default(''),
+  Phone: text(32).optional().default(''),
+  Address: text(200).optional().default(''),
+  TaxNo: text(32).regex(/^[0-9A-Za-z]*$/, { error: 'erp.taxNoInvalid' }).optional().default(''),
+  /** Payment terms: days from invoice to payment (0 cash). */
+  PaymentDays: int(0, 365).default(0),
+  Remark: remark,
+};
+const partySchema = {
+  Id: z.number(),
+  Name: z.string(),
+  Contact: z.string(),
+  Phone: z.string(),
+  Address: z.string(),
+  TaxNo: z.string(),
+  PaymentDays: z.number(),
+  Remark: z.string(),
+  Created: z.string(),
+};
+export const supplierSave = z.object(party);
+export const supplierSchema = z.object(partySchema);
+export const customerSave = z.object({ ...party, PlatformAccountId: z.preprocess((v) => (v === '' ? null : v), id.nullable().optional()) });
+export const customerSchema = z.object({ ...partySchema, PlatformAccountId: z.number().nullable(), PlatformAccountName: z.string() });
+
 // ---- purchasing ----------------------------------------------------------------------------------
 
 export const purchaseBatchSchema = z.object({ Id: z.number(), BatchDate: z.string(), Quantity: z.number(), UnitPrice: z.string(), AmountPaid: z.string(), Created: z.string() });
 export const invoiceSchema = z.object({ Id: z.number(), OrderId: z.number(), Company: z.string(), InvoiceDate: z.string(), Amount: z.string(), Number: z.string() });
+/** A line of an order with what was received against it so far. */
+export const purchaseLineSchema = z.object({ Id: z.number(), Kind: z.number(), ItemId: z.number(), ItemName: z.string(), Quantity: z.number(), UnitPrice: z.string(), Received: z.number() });
 export const purchaseSchema = z.object({
   Id: z.number(),
   OrderNo: z.string(),
@@ -111,6 +142,9 @@ export const purchaseSchema = z.object({
   Invoiced: z.string(),
   Batches: z.array(purchaseBatchSchema),
   Invoices: z.array(invoiceSchema),
+  SupplierId: z.number().nullable(),
+  SupplierName: z.string(),
+  Lines: z.array(purchaseLineSchema),
   Created: z.string(),
 });
 export const purchaseList = z.object({ ...pageRequest, Id: optionalId, Keyword: text(64).optional(), Audit: z.preprocess((v) => (v === '' || v === null ? undefined : v), int(1, 2).optional()) });
@@ -121,6 +155,12 @@ export const purchaseSave = z.object({
   Content: requiredText('erp.contentRequired', 500),
   Purpose: int(1, 3, 'erp.purposeRequired'),
   Amount: money('erp.amountRequired'),
+  SupplierId: z.preprocess((v) => (v === '' ? null : v), id.nullable().optional()),
+  /** The order's lines; left out, they stay as they are (an audited order's lines never change). */
+  Lines: z
+    .array(z.object({ Kind: int(1, 2, 'erp.kindRequired'), ItemId: int(1, INT4_MAX, 'erp.itemRequired'), Quantity: quantity, UnitPrice: money('erp.unitPriceRequired') }))
+    .max(200, { error: 'validation.max' })
+    .optional(),
 });
 export const purchaseBatchSave = z.object({
   OrderId: id,
@@ -140,6 +180,39 @@ export const invoiceSave = z.object({
   Amount: money('erp.amountRequired'),
   Number: requiredText('erp.invoiceNoRequired', 64),
 });
+/** A goods receipt against an audited order into a warehouse (partial receipts allowed, never above a line's quantity). */
+export const receiptSave = z.object({
+  OrderId: id,
+  WarehouseId: int(1, INT4_MAX, 'inventory.storeRequired'),
+  ReceivedOn: dateInput,
+  Remark: remark,
+  Lines: z
+    .array(z.object({ LineId: int(1, INT4_MAX, 'erp.lineRequired'), Quantity: quantity }))
+    .min(1, { error: 'erp.receiptLinesRequired' })
+    .max(200, { error: 'validation.max' }),
+});
+
+// ---- warehouses: transfers and stock at a date ------------------------------------------------------
+
+export const transferSave = z
+  .object({
+    Kind: int(1, 2, 'erp.kindRequired'),
+    ItemId: int(1, INT4_MAX, 'erp.itemRequired'),
+    FromWarehouseId: int(1, INT4_MAX, 'inventory.storeRequired'),
+    ToWarehouseId: int(1, INT4_MAX, 'inventory.storeRequired'),
+    Quantity: quantity,
+    Remark: remark,
+  })
+  .superRefine((b, ctx) => {
+    if (b.FromWarehouseId === b.ToWarehouseId) ctx.addIssue({ code: 'custom', path: ['ToWarehouseId'], message: 'erp.transferSameWarehouse' });
+  });
+export const stockAtRequest = z.object({
+  Kind: int(1, 2, 'erp.kindRequired'),
+  WarehouseId: z.preprocess((v) => (v === '' || v === null ? undefined : v), optionalId),
+  /** The day in the viewer's zone: stock at its end. */
+  Date: dateInput,
+});
+export const stockAtRow = z.object({ ItemId: z.number(), ItemName: z.string(), WarehouseId: z.number(), WarehouseName: z.string(), Quantity: z.number() });
 
 // ---- sales records --------------------------------------------------------------------------------
 
@@ -148,6 +221,7 @@ export const erpSaleSchema = z.object({
   Id: z.number(),
   SalesNo: z.string(),
   CustomerCompany: z.string(),
+  CustomerId: z.number().nullable(),
   ProductId: z.number(),
   ProductName: z.string(),
   Quantity: z.number(),
@@ -188,6 +262,7 @@ const saleDevice = z.object({
 export const erpSaleSave = z.object({
   Id: optionalId,
   SalesNo: requiredText('erp.salesNoRequired', 64),
+  CustomerId: z.preprocess((v) => (v === '' ? null : v), id.nullable().optional()),
   CustomerCompany: requiredText('erp.companyRequired', 100),
   ProductId: int(1, INT4_MAX, 'erp.productRequired'),
   Quantity: quantity,
@@ -242,6 +317,15 @@ export const erpSchemas_ = {
   '/Erp/SaleSave': { request: erpSaleSave, response: okId },
   '/Erp/SaleDiscard': { request: byId, response: okNothing },
   '/Erp/SaleShip': { request: erpSaleShip, response: ok({ OutboundNo: z.string() }) },
+  '/Erp/SupplierList': { request: list, response: pageOf(supplierSchema) },
+  '/Erp/SupplierSave': { request: supplierSave, response: okId },
+  '/Erp/SupplierDelete': { request: byId, response: okNothing },
+  '/Erp/CustomerList': { request: list, response: pageOf(customerSchema) },
+  '/Erp/CustomerSave': { request: customerSave, response: okId },
+  '/Erp/CustomerDelete': { request: byId, response: okNothing },
+  '/Erp/ReceiptSave': { request: receiptSave, response: okId },
+  '/Erp/TransferSave': { request: transferSave, response: okId },
+  '/Erp/StockAt': { request: stockAtRequest, response: ok({ Items: z.array(stockAtRow) }) },
 } as const;
 
 // ---- reports --------------------------------------------------------------------------------------

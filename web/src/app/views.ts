@@ -52,6 +52,8 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   ErpMaterialRecords: () => import('../pages/erp/ErpMaterialRecordsPage'),
   ErpProducts: () => import('../pages/erp/ErpProductsPage'),
   ErpProductRecords: () => import('../pages/erp/ErpProductRecordsPage'),
+  ErpSuppliers: () => import('../pages/erp/ErpSuppliersPage'),
+  ErpCustomers: () => import('../pages/erp/ErpCustomersPage'),
   ErpPurchase: () => import('../pages/erp/ErpPurchasePage'),
   ErpSales: () => import('../pages/erp/ErpSalesPage'),
   ErpReports: () => import('../pages/erp/ErpReportsPage'),

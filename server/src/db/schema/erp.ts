@@ -43,6 +43,45 @@ export const erpStockRecords = pgTable(
   (t) => [index('erp_stock_records_item_idx').on(t.accountId, t.kind, t.itemId, t.id)],
 );
 
+/** Suppliers (SPEC §3 ERP master data): purchase orders name one. */
+export const erpSuppliers = pgTable(
+  'erp_suppliers',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    name: text('name').notNull(),
+    contact: text('contact').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    address: text('address').notNull().default(''),
+    taxNo: text('tax_no').notNull().default(''),
+    /** Days from invoice to payment (0: cash). */
+    paymentDays: integer('payment_days').notNull().default(0),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('erp_suppliers_name_uq').on(t.accountId, t.name)],
+);
+
+/** Customers (SPEC §3 ERP master data), optionally the platform account they use; sales records name one. */
+export const erpCustomers = pgTable(
+  'erp_customers',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    name: text('name').notNull(),
+    contact: text('contact').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    address: text('address').notNull().default(''),
+    taxNo: text('tax_no').notNull().default(''),
+    paymentDays: integer('payment_days').notNull().default(0),
+    /** The customer's platform account (in the keeper's subtree), if it has one. */
+    platformAccountId: integer('platform_account_id'),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('erp_customers_name_uq').on(t.accountId, t.name)],
+);
+
 export const erpPurchases = pgTable(
   'erp_purchases',
   {
@@ -57,9 +96,10 @@ export const erpPurchases = pgTable(
     /** 1 unaudited, 2 audited. */
     audit: smallint('audit').notNull().default(1),
     auditedAt: timestamp('audited_at', { withTimezone: true }),
+    supplierId: integer('supplier_id'),
     createdAt: created(),
   },
-  (t) => [uniqueIndex('erp_purchases_order_uq').on(t.accountId, t.orderNo), uniqueIndex('erp_purchases_po_uq').on(t.accountId, t.poNo)],
+  (t) => [index('erp_purchases_supplier_idx').on(t.supplierId), uniqueIndex('erp_purchases_order_uq').on(t.accountId, t.orderNo), uniqueIndex('erp_purchases_po_uq').on(t.accountId, t.poNo)],
 );
 
 export const erpPurchaseBatches = pgTable(
@@ -98,6 +138,7 @@ export const erpSales = pgTable(
     accountId: integer('account_id').notNull(),
     salesNo: text('sales_no').notNull(),
     customerCompany: text('customer_company').notNull(),
+    customerId: integer('customer_id'),
     productId: integer('product_id').notNull(),
     quantity: integer('quantity').notNull(),
     unitPriceCents: cents('unit_price_cents'),
@@ -124,7 +165,7 @@ export const erpSales = pgTable(
     outboundNo: text('outbound_no').notNull().default(''),
     createdAt: created(),
   },
-  (t) => [uniqueIndex('erp_sales_no_uq').on(t.accountId, t.salesNo), index('erp_sales_account_idx').on(t.accountId, t.id)],
+  (t) => [index('erp_sales_customer_idx').on(t.customerId), uniqueIndex('erp_sales_no_uq').on(t.accountId, t.salesNo), index('erp_sales_account_idx').on(t.accountId, t.id)],
 );
 
 export const erpSaleDevices = pgTable(
@@ -138,4 +179,56 @@ export const erpSaleDevices = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('erp_sale_devices_imei_uq').on(t.accountId, t.imei), index('erp_sale_devices_sale_idx').on(t.saleId)],
+);
+
+/** Lines of a purchase order: a material (kind 1) or product (kind 2), its quantity and unit price. */
+export const erpPurchaseLines = pgTable(
+  'erp_purchase_lines',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id').notNull(),
+    kind: smallint('kind').notNull(),
+    itemId: integer('item_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: cents('unit_price_cents'),
+  },
+  (t) => [index('erp_purchase_lines_order_idx').on(t.orderId), index('erp_purchase_lines_item_idx').on(t.kind, t.itemId)],
+);
+
+/** A goods receipt against an audited order into a warehouse; its lines post to the stock ledger (doc 'erp_receipt'). */
+export const erpReceipts = pgTable(
+  'erp_receipts',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    orderId: integer('order_id').notNull(),
+    warehouseId: integer('warehouse_id').notNull(),
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [index('erp_receipts_order_idx').on(t.orderId), index('erp_receipts_warehouse_idx').on(t.warehouseId)],
+);
+
+export const erpReceiptLines = pgTable(
+  'erp_receipt_lines',
+  { id: serial('id').primaryKey(), receiptId: integer('receipt_id').notNull(), lineId: integer('line_id').notNull(), quantity: integer('quantity').notNull() },
+  (t) => [index('erp_receipt_lines_receipt_idx').on(t.receiptId), index('erp_receipt_lines_line_idx').on(t.lineId)],
+);
+
+/** A transfer of a material or product between two warehouses (doc 'erp_transfer': one move out, one in). */
+export const erpTransfers = pgTable(
+  'erp_transfers',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    kind: smallint('kind').notNull(),
+    itemId: integer('item_id').notNull(),
+    fromWarehouseId: integer('from_warehouse_id').notNull(),
+    toWarehouseId: integer('to_warehouse_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [index('erp_transfers_account_idx').on(t.accountId, t.id), index('erp_transfers_from_idx').on(t.fromWarehouseId), index('erp_transfers_to_idx').on(t.toWarehouseId)],
 );

@@ -162,5 +162,9 @@ export const stockMoves = pgTable(
     balance: integer('balance').notNull(),
     createdAt: created(),
   },
-  (t) => [index('stock_moves_item_idx').on(t.accountId, t.kind, t.itemId, t.storeId, t.id), index('stock_moves_doc_idx').on(t.docType, t.docId)],
+  (t) => [
+    index('stock_moves_item_idx').on(t.accountId, t.kind, t.itemId, t.storeId, t.id),
+    // Stock at a date: the last move of each thing and store before the date's end, read backwards.
+    index('stock_moves_at_idx').on(t.accountId, t.kind, t.itemId, t.storeId, t.createdAt, t.id),
+    index('stock_moves_doc_idx').on(t.docType, t.docId)],
 );

@@ -1,6 +1,7 @@
 // ERP calls (administrators only): materials, products, their stock records, purchasing, invoices, sales records.
 import { defineCall } from '../../calls.js';
 import * as s from './service.js';
+import * as l from './ledger.js';
 import { report, reportExport } from './reports.js';
 
 export const erpCalls = [
@@ -24,6 +25,15 @@ export const erpCalls = [
   defineCall('/Erp/SaleSave', s.saveSale),
   defineCall('/Erp/SaleDiscard', (ctx, b) => s.discardSale(ctx, b.Id)),
   defineCall('/Erp/SaleShip', s.shipSale),
+  defineCall('/Erp/SupplierList', l.listSuppliers),
+  defineCall('/Erp/SupplierSave', l.saveSupplier),
+  defineCall('/Erp/SupplierDelete', (ctx, b) => l.deleteSupplier(ctx, b.Id)),
+  defineCall('/Erp/CustomerList', l.listCustomers),
+  defineCall('/Erp/CustomerSave', l.saveCustomer),
+  defineCall('/Erp/CustomerDelete', (ctx, b) => l.deleteCustomer(ctx, b.Id)),
+  defineCall('/Erp/ReceiptSave', l.saveReceipt),
+  defineCall('/Erp/TransferSave', l.saveTransfer),
+  defineCall('/Erp/StockAt', l.stockAt),
   defineCall('/Erp/Report', report),
   defineCall('/Erp/ReportExport', reportExport),
 ];

@@ -10,7 +10,7 @@ import { State, erp as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
-import { erpInvoices, erpMaterials, erpProducts, erpPurchaseBatches, erpPurchases, erpSaleDevices, erpSales, erpStockRecords, invStores } from '../../db/schema/index.js';
+import { erpInvoices, erpMaterials, erpProducts, erpPurchaseBatches, erpPurchaseLines, erpPurchases, erpSuppliers, erpSaleDevices, erpSales, erpStockRecords, invStores } from '../../db/schema/index.js';
 import { scopedCrud, type Tx } from '../../lib/crud.js';
 import { AppError, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
@@ -18,6 +18,7 @@ import { contains, isUniqueViolation, rows } from '../../lib/sql.js';
 import { sentDay, sentInstant, shownTime, shownTimeOrNull, viewerDay } from '../../lib/time.js';
 import { applyMoves } from '../inventory/ledger.js';
 import { storeName } from '../inventory/dictionaries.js';
+import { linesOf, partyInScope, replaceLines } from './ledger.js';
 
 type Req<K extends keyof typeof schemas> = (typeof schemas)[K] extends z.ZodType ? z.output<(typeof schemas)[K]> : never;
 const { toCents, fromCents } = schemas;
@@ -184,6 +185,9 @@ export async function listPurchases(ctx: AuthedContext, q: Req<'purchaseList'>) 
   const ids = orders.map((o) => o.id);
   const batches = ids.length ? await db.select().from(erpPurchaseBatches).where(inArray(erpPurchaseBatches.orderId, ids)).orderBy(erpPurchaseBatches.id) : [];
   const invoices = ids.length ? await db.select().from(erpInvoices).where(inArray(erpInvoices.orderId, ids)).orderBy(erpInvoices.id) : [];
+  const lines = await linesOf(db, ids);
+  const supplierIds = [...new Set(orders.map((o) => o.supplierId).filter((x): x is number => x !== null))];
+  const names = new Map((supplierIds.length ? await db.select({ id: erpSuppliers.id, name: erpSuppliers.name }).from(erpSuppliers).where(inArray(erpSuppliers.id, supplierIds)) : []).map((x) => [x.id, x.name]));
   return {
     ...OK,
     Total: total,
@@ -203,6 +207,11 @@ export async function listPurchases(ctx: AuthedContext, q: Req<'purchaseList'>) 
         Invoiced: fromCents(is.reduce((s, i) => s + i.amountCents, 0)),
         Batches: bs.map((b) => ({ Id: b.id, BatchDate: b.batchDate, Quantity: b.quantity, UnitPrice: fromCents(b.unitPriceCents), AmountPaid: fromCents(b.paidCents), Created: shownTime(ctx.user, b.createdAt) })),
         Invoices: is.map((i) => ({ Id: i.id, OrderId: i.orderId, Company: i.company, InvoiceDate: i.invoiceDate, Amount: fromCents(i.amountCents), Number: i.number })),
+        SupplierId: o.supplierId,
+        SupplierName: o.supplierId === null ? '' : (names.get(o.supplierId) ?? ''),
+        Lines: lines
+          .filter((x) => x.l.orderId === o.id)
+          .map(({ l, name, received }) => ({ Id: l.id, Kind: l.kind, ItemId: l.itemId, ItemName: name ?? '', Quantity: l.quantity, UnitPrice: fromCents(l.unitPriceCents), Received: Number(received) })),
         Created: shownTime(ctx.user, o.createdAt),
       };
     }),
@@ -211,14 +220,21 @@ export async function listPurchases(ctx: AuthedContext, q: Req<'purchaseList'>) 
 
 export async function savePurchase(ctx: AuthedContext, b: Req<'purchaseSave'>) {
   const { db } = ctx.deps.database;
-  const values = { orderNo: b.OrderNo, poNo: b.PoNo, content: b.Content, purpose: b.Purpose, amountCents: toCents(b.Amount) };
-  if (b.Id) {
-    editable(await orderInScope(db, ctx, b.Id));
-    await orderUnique(() => db.update(erpPurchases).set(values).where(eq(erpPurchases.id, b.Id!)));
-    return { ...OK, Id: b.Id };
-  }
-  const [row] = await orderUnique(() => db.insert(erpPurchases).values({ ...values, accountId: ctx.user.id }).returning({ id: erpPurchases.id }));
-  return { ...OK, Id: row!.id };
+  const values = { orderNo: b.OrderNo, poNo: b.PoNo, content: b.Content, purpose: b.Purpose, amountCents: toCents(b.Amount), supplierId: await partyInScope(db, ctx, 'supplier', b.SupplierId) };
+  return orderUnique(() =>
+    db.transaction(async (tx) => {
+      let id = b.Id;
+      if (id) {
+        editable(await orderInScope(tx, ctx, id, true));
+        await tx.update(erpPurchases).set(values).where(eq(erpPurchases.id, id));
+      } else {
+        const [row] = await tx.insert(erpPurchases).values({ ...values, accountId: ctx.user.id }).returning({ id: erpPurchases.id });
+        id = row!.id;
+      }
+      if (b.Lines) await replaceLines(tx, ctx, id, b.Lines);
+      return { ...OK, Id: id };
+    }),
+  );
 }
 
 export async function deletePurchase(ctx: AuthedContext, id: number) {
@@ -227,6 +243,7 @@ export async function deletePurchase(ctx: AuthedContext, id: number) {
     editable(await orderInScope(tx, ctx, id, true));
     await tx.delete(erpInvoices).where(eq(erpInvoices.orderId, id));
     await tx.delete(erpPurchaseBatches).where(eq(erpPurchaseBatches.orderId, id));
+    await tx.delete(erpPurchaseLines).where(eq(erpPurchaseLines.orderId, id));
     await tx.delete(erpPurchases).where(eq(erpPurchases.id, id));
   });
   return OK;
@@ -365,6 +382,7 @@ export async function listSales(ctx: AuthedContext, q: Req<'erpSaleList'>) {
       Id: s.id,
       SalesNo: s.salesNo,
       CustomerCompany: s.customerCompany,
+      CustomerId: s.customerId,
       ProductId: s.productId,
       ProductName: product,
       Quantity: s.quantity,
@@ -397,6 +415,7 @@ export async function saveSale(ctx: AuthedContext, b: Req<'erpSaleSave'>) {
   const { db } = ctx.deps.database;
   const [p] = await products.idsInScope(db, ctx.user, [b.ProductId]);
   if (p === undefined) throw fieldError('ProductId', 'erp.productNotFound');
+  const customerId = await partyInScope(db, ctx, 'customer', b.CustomerId);
   const seen = new Set<string>();
   b.Devices.forEach((d, i) => {
     if (seen.has(d.Imei)) throw fieldError(`Devices.${i}.Imei`, 'erp.deviceExists', { imei: d.Imei });
@@ -405,6 +424,7 @@ export async function saveSale(ctx: AuthedContext, b: Req<'erpSaleSave'>) {
   const values = {
     salesNo: b.SalesNo,
     customerCompany: b.CustomerCompany,
+    customerId,
     productId: b.ProductId,
     quantity: b.Quantity,
     unitPriceCents: toCents(b.UnitPrice),

@@ -60,9 +60,12 @@ export async function applyMoves(tx: Tx | Db, moves: Move[], refusal = 'inventor
       if (isCheckViolation(err)) throw new AppError(State.CONFLICT, refusal);
       throw err;
     }
+    // Stamped with the clock when written (after the balance row's lock), not the transaction's
+    // start: the moves of one thing are in time order as they were applied, so the stock at any
+    // instant is the balance of the last move before it.
     await (tx as Db).execute(
-      sql`INSERT INTO stock_moves (account_id, kind, item_id, store_id, doc_type, doc_id, quantity, balance)
-          VALUES (${m.accountId}, ${m.kind}, ${m.itemId}, ${store}, ${m.docType}, ${m.docId}, ${m.quantity}, ${balance})`,
+      sql`INSERT INTO stock_moves (account_id, kind, item_id, store_id, doc_type, doc_id, quantity, balance, created_at)
+          VALUES (${m.accountId}, ${m.kind}, ${m.itemId}, ${store}, ${m.docType}, ${m.docId}, ${m.quantity}, ${balance}, clock_timestamp())`,
     );
     out.push(balance);
   }

@@ -119,7 +119,24 @@ export function PurchaseDrawer({ orderId, onClose, mayEdit }: { orderId: number 
             </Descriptions.Item>
             <Descriptions.Item label={t('erp:purchase.paid')}>{order.Paid}</Descriptions.Item>
             <Descriptions.Item label={t('erp:purchase.invoiced')}>{order.Invoiced}</Descriptions.Item>
+            <Descriptions.Item label={t('erp:supplier')}>{order.SupplierName}</Descriptions.Item>
           </Descriptions>
+          <DrawerTable
+            title={t('erp:lines.title')}
+            rows={order.Lines}
+            testId="purchase-lines"
+            columns={[
+              { key: 'Kind', title: t('erp:lines.kind'), render: (_: unknown, l) => t(`erp:item.${l.Kind}`) },
+              { key: 'ItemName', title: t('erp:lines.item'), dataIndex: 'ItemName' },
+              { key: 'Quantity', title: t('erp:lines.quantity'), dataIndex: 'Quantity' },
+              { key: 'UnitPrice', title: t('erp:lines.unitPrice'), dataIndex: 'UnitPrice' },
+              {
+                key: 'Received',
+                title: t('erp:lines.received'),
+                render: (_: unknown, l) => <Tag color={l.Received >= l.Quantity ? 'green' : l.Received > 0 ? 'blue' : 'default'}>{`${l.Received} / ${l.Quantity}`}</Tag>,
+              },
+            ]}
+          />
           <DrawerTable
             title={t('erp:purchase.batches')}
             add={mayEdit && unaudited ? { label: t('erp:purchase.addBatch'), testId: 'purchase-add-batch', onClick: () => setAdding('batch') } : undefined}
