@@ -326,6 +326,8 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Report/Summary', area: 'device', permission: 'user', note: 'per device per day: distance, moving and stopped time, alarms, health extremes' },
   { path: '/Report/Alarms', area: 'alarm', permission: 'user', note: 'alarm counts per type, device and day; time to confirm' },
   { path: '/Report/Export', area: 'device', permission: 'user', note: 'a report as a spreadsheet (streamed)' },
+  { path: '/Report/Settings', area: 'device', permission: 'user', note: "the thresholds of trips and stops in force for an account (its own, inherited, built-in)" },
+  { path: '/Report/SaveSettings', area: 'device', permission: 'branchAdmin', note: "an administrator sets an account's thresholds of trips and stops" },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -1,5 +1,6 @@
 // Pages and the reads only they make (SPEC §6): health data and charts, the dashboard, the inner
-// map and the position group are open to some user types (or route lists) only. The console hides
+// map and the position group are open to some user types (or route lists) only; the reports page to
+// the route lists that name it. The console hides
 // them; the server refuses their reads to a caller the page is not open to, with the same 403 as a
 // missing action. One definition: the console's route guard and the server's call gate both read
 // `openPages`, and the server asks `pagesOfCall` which pages a call belongs to.
@@ -27,6 +28,8 @@ export const PAGE_CALLS: Record<string, readonly string[]> = {
   '/scene/beacons': ['/Scene/sceneInfoByMonitor'],
   '/scene/scenemap': ['/Scene/sceneInfoByMonitor'],
   '/scene/calibration': ['/Scene/sceneInfoByMonitor'],
+  // The reports page: open to every role, so only a route list without it closes its calls.
+  '/report/index': ['/Report/Trips', '/Report/Summary', '/Report/Alarms', '/Report/Export', '/Report/Settings', '/Report/SaveSettings'],
 };
 
 const PAGES_BY_CALL = new Map<string, string[]>();

@@ -289,6 +289,8 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Report/Summary': 'read',
   '/Report/Alarms': 'read',
   '/Report/Export': 'history.export',
+  '/Report/Settings': 'read',
+  '/Report/SaveSettings': 'read',
   // App versions.
   '/APPInfo/CheckAppVersion': 'public',
   '/APPInfo/UpdateAppVersionByID': 'app.edit',

@@ -14,6 +14,8 @@ describe('the page of each call', () => {
     expect(pagesOfCall('/User/allAdminCount')).toEqual(['/dashboard']);
     expect(pagesOfCall('/Scene/deviceHistoryForScene')).toEqual(['/position/innerMap']);
     expect(pagesOfCall('/Asset/List')).toEqual(['/position/assetInventory']);
+    expect(pagesOfCall('/report/trips')).toEqual(['/report/index']);
+    expect(pagesOfCall('/Report/Export')).toEqual(['/report/index']);
     expect(pagesOfCall('/Device/devicesByUserId')).toBeUndefined();
     for (const page of Object.keys(PAGE_CALLS)) expect(openPages({ userType: 3, routes: '', platformAdmin: true }).has(page), page).toBe(true);
   });
@@ -87,5 +89,14 @@ describe.each(databases())('page reads on the server on %s', (kind) => {
     expect(await status('/Device/allHealthDataPage', { PageCount: 5 }, 'agent01')).toEqual(refused);
     expect(await status('/User/allAdminCount', {}, 'agent01')).toEqual(refused);
     expect(await status('/Device/devicesByUserId', { PageCount: 5 }, 'agent01')).toBe(200);
+    // The reports page is open to every role: only a route list without it closes its calls.
+    const period = { From: '2026-03-02', To: '2026-03-02' };
+    for (const call of ['/Report/Summary', '/Report/Alarms', '/Report/Trips'])
+      expect(await status(call, { ...period, PageCount: 5 }, 'agent01'), call).toEqual(refused);
+    expect(await status('/Report/Alarms', period, 'viewer01')).toBe(200);
+    await db.update(permissionSets).set({ routes: '/,/devices/list,/report/index' }).where(eq(permissionSets.id, set!.id));
+    tokens.agent01 = (await p.login('agent01')).token;
+    expect(await status('/Report/Alarms', period, 'agent01')).toBe(200);
+    expect(await status('/Report/Summary', { ...period, PageCount: 5 }, 'agent01')).toBe(200);
   });
 });

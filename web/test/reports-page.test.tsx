@@ -2,7 +2,7 @@
 // The reports page with its calls answered here: trips and stops of an IMEI shown with their times in
 // the account's zone (UTC+8), the daily summary and the alarms report from the server's answers.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from 'antd';
 import type { UserInfo } from '@wt/contract';
@@ -21,6 +21,8 @@ vi.setConfig({ testTimeout: 30_000 });
 configure({ asyncUtilTimeout: 10_000 });
 
 let sent: { path: string; body: Record<string, unknown> }[] = [];
+let editable = true;
+const thresholds = { StopMinutes: 30, StopRadius: 150, StopSpeed: 5, GapMinutes: 60, MinTripMeters: 200 };
 const place = (Address: string) => ({ Lat: 22.5, Lon: 114, Address });
 
 function answer(path: string): unknown {
@@ -73,6 +75,17 @@ function answer(path: string): unknown {
         ByDevice: [{ DeviceId: 7, Imei: '865000000000007', Name: 'Van 1', Count: 2 }],
         ByDay: [{ Day: '2026-03-02', Count: 2 }],
       };
+    case '/Report/Settings':
+    case '/Report/SaveSettings':
+      return {
+        State: 200,
+        UserId: 1,
+        Own: { StopMinutes: null, StopRadius: 150, StopSpeed: null, GapMinutes: null, MinTripMeters: null },
+        Inherited: { ...thresholds, StopRadius: 100 },
+        Effective: thresholds,
+        BuiltIn: { ...thresholds, StopMinutes: 5, StopRadius: 100 },
+        Editable: editable,
+      };
     default:
       return { State: 200, Total: 0, Items: [] };
   }
@@ -84,6 +97,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   sent = [];
+  editable = true;
   useSession.setState({ userInfo: { UserId: 1, LoginName: 'admin', timeZoneOffset: 480, Permissions: ['*'] } as unknown as UserInfo });
   setFetch((async (url: RequestInfo | URL, init?: RequestInit) => {
     const path = String(url).replace(/^\/api/, '');
@@ -134,5 +148,32 @@ describe('reports page', () => {
     await within(types).findByText('SOS');
     expect(within(types).getByText('28')).toBeTruthy();
     expect(within(screen.getByTestId('report-alarms-chart')).getByTestId('chart-data').textContent).toBe('[2]');
+  });
+
+  it('shows the thresholds in force and lets an administrator set them, refusing one out of its limits', async () => {
+    renderPage();
+    expect((await screen.findByTestId('report-thresholds')).textContent).toBe('Stops: at least 30 min within 150 m, at most 5 km/h');
+    fireEvent.click(screen.getByTestId('report-thresholds-edit'));
+    const form = await screen.findByTestId('report-thresholds-form');
+    // The account's own radius is shown; an empty field says what it follows.
+    expect((within(form).getByTestId('report-threshold-StopRadius') as HTMLInputElement).value).toBe('150');
+    expect(within(form).getByText('Empty: 30 min. From 1 to 1440')).toBeTruthy();
+    expect((within(form).getByTestId('report-threshold-StopMinutes') as HTMLInputElement).placeholder).toBe('30');
+    fireEvent.change(within(form).getByTestId('report-threshold-GapMinutes'), { target: { value: '2000' } });
+    fireEvent.click(screen.getByRole('button', { name: /OK|Save/ }));
+    await waitFor(() => expect(form.querySelector('.ant-form-item-explain-error')?.textContent ?? '').toMatch(/1,?440/));
+    expect(sent.some((s) => s.path === '/Report/SaveSettings')).toBe(false);
+    fireEvent.change(within(form).getByTestId('report-threshold-GapMinutes'), { target: { value: '90' } });
+    fireEvent.change(within(form).getByTestId('report-threshold-StopMinutes'), { target: { value: '10' } });
+    fireEvent.click(screen.getByRole('button', { name: /OK|Save/ }));
+    await waitFor(() => expect(sent.some((s) => s.path === '/Report/SaveSettings')).toBe(true));
+    expect(sent.find((s) => s.path === '/Report/SaveSettings')!.body).toMatchObject({ StopMinutes: 10, StopRadius: 150, GapMinutes: 90, StopSpeed: null });
+  });
+
+  it('shows the thresholds without the edit button to an account that may not set them', async () => {
+    editable = false;
+    renderPage();
+    await screen.findByTestId('report-thresholds');
+    expect(screen.queryByTestId('report-thresholds-edit')).toBeNull();
   });
 });

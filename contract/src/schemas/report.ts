@@ -7,6 +7,9 @@
 //                        last position, alarms, health extremes (paged by device).
 // - /Report/Alarms       alarm counts per type, device and day; time to confirm (p50/p90).
 // - /Report/Export       one of these as a spreadsheet (streamed).
+// - /Report/Settings     the thresholds of trips and stops in force for an account: its own, those it
+//                        inherits (the nearest account above that set each), the built-in defaults.
+// - /Report/SaveSettings an administrator sets an account's thresholds (null: follow the level above).
 import { z } from 'zod';
 import { ok, pageRequest } from '../envelope.js';
 import { dayField } from './account-fence.js';
@@ -32,15 +35,30 @@ function checkPeriod(v: { From: string; To: string }, ctx: z.RefinementCtx) {
   if (days < 0) ctx.addIssue({ code: 'custom', path: ['To'], message: 'report.rangeReversed' });
   else if (days + 1 > MAX_REPORT_DAYS) ctx.addIssue({ code: 'custom', path: ['To'], message: 'report.rangeMax', params: { max: MAX_REPORT_DAYS } });
 }
-/** Thresholds of a stop; the defaults are the platform's (docs/decisions.md, "Reports"). */
-const thresholds = {
+/** Limits of each threshold of trips and stops (a request's and an account's setting alike). */
+export const REPORT_THRESHOLD_LIMITS = {
   /** A stop lasts at least this many minutes. */
-  StopMinutes: num(1, 24 * 60).default(5),
+  StopMinutes: [1, 24 * 60],
   /** Its fixes stay within this many metres of its centre. */
-  StopRadius: num(10, 5000).default(100),
+  StopRadius: [10, 5000],
   /** And report no speed above this (km/h). */
-  StopSpeed: num(0, 100).default(5),
-};
+  StopSpeed: [0, 100],
+  /** A gap in the fixes longer than this (minutes) ends a trip. */
+  GapMinutes: [1, 24 * 60],
+  /** Trips shorter than this (metres) are dropped. */
+  MinTripMeters: [0, 100_000],
+} as const;
+export const REPORT_THRESHOLD_KEYS = ['StopMinutes', 'StopRadius', 'StopSpeed', 'GapMinutes', 'MinTripMeters'] as const;
+export type ReportThresholdKey = (typeof REPORT_THRESHOLD_KEYS)[number];
+const threshold = (k: ReportThresholdKey) => num(REPORT_THRESHOLD_LIMITS[k][0], REPORT_THRESHOLD_LIMITS[k][1]);
+/**
+ * Thresholds of trips and stops; a request that gives none takes the caller's account's (its own or
+ * inherited, /Report/Settings), else the built-in defaults (docs/configuration.md, "Reports").
+ */
+const thresholds = Object.fromEntries(REPORT_THRESHOLD_KEYS.map((k) => [k, threshold(k).optional()])) as Record<
+  ReportThresholdKey,
+  z.ZodOptional<ReturnType<typeof threshold>>
+>;
 
 export const tripsRequest = z.object({ ...subject, ...period, ...thresholds }).superRefine(checkPeriod);
 const place = { Lat: z.number(), Lon: z.number(), Address: z.string() };
@@ -112,7 +130,39 @@ export const reportExportRequest = z
   .superRefine(checkPeriod);
 export const reportExportResponse = z.unknown().describe('the .xlsx file');
 
+export const reportThresholdsSchema = z.object({ StopMinutes: z.number(), StopRadius: z.number(), StopSpeed: z.number(), GapMinutes: z.number(), MinTripMeters: z.number() });
+export type ReportThresholds = z.infer<typeof reportThresholdsSchema>;
+/** An account's own setting: a value, or null to follow the level above. */
+export const reportSettingSchema = z.object({
+  StopMinutes: z.number().nullable(),
+  StopRadius: z.number().nullable(),
+  StopSpeed: z.number().nullable(),
+  GapMinutes: z.number().nullable(),
+  MinTripMeters: z.number().nullable(),
+});
+export type ReportSetting = z.infer<typeof reportSettingSchema>;
+export const reportSettingsRequest = z.object({ UserId: optionalId });
+export const reportSettingsResponse = ok({
+  UserId: z.number(),
+  /** What the account set itself (null: follows the level above). */
+  Own: reportSettingSchema,
+  /** What it would follow without its own setting, and what is in force. */
+  Inherited: reportThresholdsSchema,
+  Effective: reportThresholdsSchema,
+  BuiltIn: reportThresholdsSchema,
+  /** Whether the caller may change it (an administrator of a subtree holding the account). */
+  Editable: z.boolean(),
+});
+const settingField = (k: ReportThresholdKey) => z.preprocess((v) => (v === '' || v === undefined ? null : v), threshold(k).nullable());
+export const saveReportSettingsRequest = z.object({
+  UserId: optionalId,
+  ...(Object.fromEntries(REPORT_THRESHOLD_KEYS.map((k) => [k, settingField(k)])) as Record<ReportThresholdKey, ReturnType<typeof settingField>>),
+});
+export type SaveReportSettingsBody = z.infer<typeof saveReportSettingsRequest>;
+
 export const reportSchemas = {
+  '/Report/Settings': { request: reportSettingsRequest, response: reportSettingsResponse },
+  '/Report/SaveSettings': { request: saveReportSettingsRequest, response: reportSettingsResponse },
   '/Report/Trips': { request: tripsRequest, response: tripsResponse },
   '/Report/Summary': { request: summaryRequest, response: summaryResponse },
   '/Report/Alarms': { request: alarmsReportRequest, response: alarmsReportResponse },

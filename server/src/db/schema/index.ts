@@ -16,3 +16,4 @@ export * from './erp.js';
 export * from './beacon.js';
 export * from './asset.js';
 export * from './escalation.js';
+export * from './report.js';

@@ -164,6 +164,7 @@ export const OWNED_TABLES = [
   'integrations',
   'history_exports',
   'platform_brands',
+  'report_settings',
 ] as const;
 
 /** Tree changes (moves) exclude each other and new accounts below a moving subtree. */

@@ -14,7 +14,9 @@ import { intArray, rows } from '../../lib/sql.js';
 import { coordinatesText } from '../monitor/geocoder.js';
 import { offlineAddress } from '../monitor/offline-geocoder.js';
 import { alarmTypeName } from '../alarm/format.js';
-import { daySummaries, dayStart, tripsAndStops, type Fix, type TripOptions } from './trips.js';
+import type { ReportThresholds } from '@wt/contract';
+import { tripOptionsOf } from './settings.js';
+import { daySummaries, dayStart, tripsAndStops, type Fix } from './trips.js';
 
 const DAY_MS = 86_400_000;
 /** Most trips report devices (a group). */
@@ -28,11 +30,8 @@ export interface Subject {
   From: string;
   To: string;
 }
-export interface Thresholds {
-  StopMinutes: number;
-  StopRadius: number;
-  StopSpeed: number;
-}
+/** A request's thresholds of trips and stops; those it leaves out are the caller's account's (settings.ts). */
+export type Thresholds = Partial<ReportThresholds>;
 
 export interface ReportDevice {
   id: number;
@@ -92,10 +91,6 @@ export async function fixesOf(ctx: AuthedContext, ids: number[], from: number, t
   return out;
 }
 
-function optionsOf(t: Thresholds): Partial<TripOptions> {
-  return { stopMinutes: t.StopMinutes, stopRadius: t.StopRadius, stopSpeed: t.StopSpeed };
-}
-
 /** Names places by the offline geocoder (coordinates at sea or with GEOCODER=none), remembering each ~10 m cell. */
 export function placeNamer(ctx: AuthedContext): (lat: number, lon: number) => string {
   const seen = new Map<string, string>();
@@ -122,12 +117,13 @@ export async function trips(ctx: AuthedContext, body: Subject & Thresholds) {
     throw badRequest('report.tooManyDevices', { count: Number(n), max: MAX_TRIP_DEVICES });
   }
   const { from, to } = periodOf(ctx, body);
+  const options = await tripOptionsOf(ctx, body);
   const fixes = await fixesOf(ctx, devices.map((d) => d.id), from, to);
   const name = placeNamer(ctx);
   return {
     State: 200 as const,
     Devices: devices.map((d) => {
-      const r = tripsAndStops(fixes.get(d.id)!, optionsOf(body));
+      const r = tripsAndStops(fixes.get(d.id)!, options);
       return {
         DeviceId: d.id,
         Imei: d.imei,
@@ -171,6 +167,7 @@ export async function summaryRows(ctx: AuthedContext, devices: ReportDevice[], b
   const db = ctx.deps.database.db;
   const { from, to } = periodOf(ctx, body);
   const ids = devices.map((d) => d.id);
+  const options = await tripOptionsOf(ctx, body);
   const fixes = await fixesOf(ctx, ids, from, to);
   const f = new Date(from);
   const t = new Date(to);
@@ -198,7 +195,7 @@ export async function summaryRows(ctx: AuthedContext, devices: ReportDevice[], b
   const fixOut = (x: Fix | null) => (x ? { Time: iso(x.time), Lat: x.lat, Lon: x.lon } : null);
   return devices.flatMap((d) => {
     const p = fixes.get(d.id)!;
-    const days = daySummaries(p, tripsAndStops(p, optionsOf(body)), ctx.user.timeZoneOffset, from, to);
+    const days = daySummaries(p, tripsAndStops(p, options), ctx.user.timeZoneOffset, from, to);
     return days.map((s) => {
       const h = healthBy.get(`${d.id}|${s.day}`);
       return {

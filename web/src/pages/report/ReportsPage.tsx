@@ -12,6 +12,7 @@ import { call } from '../../api/client';
 import { ExportButton } from '../../components/ExportButton';
 import { useShownTime, useViewerOffset, shownAt } from '../../session/time';
 import { echarts } from '../health/charts';
+import { ReportThresholds } from './ThresholdsDialog';
 
 type Kind = 'trips' | 'summary' | 'alarms';
 type TripsAnswer = CallResponse<'/Report/Trips'>;
@@ -235,6 +236,7 @@ export default function ReportsPage() {
         <Button type="primary" onClick={apply} data-testid="report-run">
           {t('reports:run')}
         </Button>
+        <ReportThresholds />
       </Space>
       <Tabs
         activeKey={tab}
