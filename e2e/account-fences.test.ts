@@ -21,6 +21,8 @@ const messages = (lang: string) => JSON.parse(readFileSync(path.join(root, 'cont
 
 /** The care home's account and two of its watches (demo tenant), one per language. */
 const CARE_HOME = 'clinic01';
+/** A street in Futian, Shenzhen. */
+const FUTIAN = { lat: 22.5431, lon: 114.0579 };
 const LANGS = [
   { lang: 'zh-CN', imei: '865000000000010', polygon: 'E2E 巡查区', district: 'E2E 福田', county: '福田', countyName: '福田区' },
   { lang: 'en', imei: '865000000000011', polygon: 'E2E patrol area', district: 'E2E Futian', county: 'Futian', countyName: 'Futian' },
@@ -58,7 +60,7 @@ async function openFencePage() {
 }
 
 /** The fences of the caller's subtree with their shapes. */
-async function fences(): Promise<{ FenceId: number; Name: string; Type: string; Points: { Lat: number; Lon: number }[]; DistrictCode: string | null; DeviceCount: number }[]> {
+async function fences(): Promise<{ FenceId: number; Name: string; Type: string; Points: { Lat: number; Lon: number }[]; DistrictCode: string | null; DeviceCount: number; Accounts: { UserId: number; LoginName: string }[] }[]> {
   return (await callApi(page, server.url, '/AccountFence/List', { PageNo: 1, PageCount: 100, WithShape: true })).Items;
 }
 
@@ -81,6 +83,22 @@ async function saveFence(name: string) {
   await modal().locator('.ant-modal-footer .ant-btn-primary').click();
   await modal().waitFor({ state: 'hidden', timeout: 20_000 });
   await page.locator(`[data-testid="fence-row-${name}"]`).waitFor({ timeout: 20_000 });
+}
+
+/** Waits until `picture` answers the same twice in a row half a second apart: the map has stopped. */
+async function steady(picture: () => Promise<string>) {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = await picture();
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { timeout: 15_000, interval: 500 },
+    )
+    .toBe(true);
 }
 
 /** Sends watch position frames for one device over TCP, as a watch does, in order. */
@@ -118,6 +136,8 @@ function fenceFlow(l: Lang) {
     // Only this language's fences watch the care home: another polygon over the same ground would
     // raise its own leaving alarm for the wearer, counted on the same open alarm.
     await removeFences(...LANGS.flatMap((x) => [x.polygon, x.district]));
+    // The wearer is somewhere in Futian: the dialog's map opens there once the care home is picked.
+    await walk(l.imei, [FUTIAN, FUTIAN]);
     await openFencePage();
     await startFence(l.polygon);
     // Polygon is the default shape.
@@ -147,6 +167,19 @@ function fenceFlow(l: Lang) {
     const saved = (await fences()).find((f) => f.Name === l.polygon)!;
     expect(saved).toMatchObject({ Type: 'polygon' });
     expect(saved.Points).toHaveLength(4);
+    // The dialog's map opened at the care home's devices (points clicked around its centre), not at
+    // country scale hundreds of kilometres away from them.
+    const careHome = saved.Accounts.find((a) => a.LoginName === CARE_HOME)!;
+    const located = (await callApi(page, server.url, '/device/devicesByUserIdPageColorBigData', { UserId: careHome.UserId })) as { Fields: string[]; Rows: (number | string | null)[][] };
+    const [latAt, lonAt] = [located.Fields.indexOf('Lat'), located.Fields.indexOf('Lon')];
+    const spots = located.Rows.filter((r) => typeof r[latAt] === 'number').map((r) => ({ lat: r[latAt] as number, lon: r[lonAt] as number }));
+    expect(spots.length).toBeGreaterThan(0);
+    const mid = (xs: number[]) => (Math.min(...xs) + Math.max(...xs)) / 2;
+    const centre = { lat: mid(saved.Points.map((p) => p.Lat)), lon: mid(saved.Points.map((p) => p.Lon)) };
+    const devicesCentre = { lat: mid(spots.map((p) => p.lat)), lon: mid(spots.map((p) => p.lon)) };
+    // Within a few kilometres (a degree of latitude is 111 km; the map shifts by hundreds of metres at most).
+    expect(Math.abs(centre.lat - devicesCentre.lat)).toBeLessThan(0.05);
+    expect(Math.abs(centre.lon - devicesCentre.lon)).toBeLessThan(0.05);
   });
 
   it(`creates a district fence by picking a county (${l.lang})`, async () => {
@@ -192,6 +225,12 @@ function fenceFlow(l: Lang) {
       .locator('xpath=ancestor::*[.//button[contains(@class, "ant-switch")]][1]//button[contains(@class, "ant-switch")]');
     await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
     const canvas = page.locator('[data-testid="monitor"] canvas.maplibregl-canvas').first();
+    // The wearer picked in the list: the map flies to it, street scale, inside the polygon drawn
+    // around the care home (a few kilometres across).
+    await page.locator('.wt-monitor-panel input').first().fill(l.imei);
+    await page.locator('[data-testid="device-list"] .wt-device-row').first().click();
+    await page.locator('[data-testid="device-card"]').waitFor();
+    await steady(async () => JSON.stringify(await pngColours(page, await canvas.screenshot(), { fill: [0xdf, 0xd2, 0xe5] }, 30)));
     // The fences' colours (FenceLayers): the outline, and the fill (15 % over the light base map).
     const colours = async () => (await pngColours(page, await canvas.screenshot(), { line: [0x53, 0x1d, 0xab], fill: [0xdf, 0xd2, 0xe5] }, 30)).counts;
     const before = await colours();
@@ -216,18 +255,7 @@ function fenceFlow(l: Lang) {
     // Two levels further out Shenzhen is in the view too, with the county's outline: the picture once the map has stopped.
     await zoomOut.click();
     await zoomOut.click();
-    let last = '';
-    await expect
-      .poll(
-        async () => {
-          const now = JSON.stringify(await colours());
-          const same = now === last;
-          last = now;
-          return same;
-        },
-        { timeout: 15_000, interval: 500 },
-      )
-      .toBe(true);
+    await steady(async () => JSON.stringify(await colours()));
     await screenshot(page, `account-fences-monitor-${l.lang}`);
 
     // Out of the polygon: two fixes outside confirm the crossing; the pop-up names the fence.

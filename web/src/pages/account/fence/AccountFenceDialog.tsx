@@ -28,7 +28,7 @@ import type { FenceShape } from '../../devices/fence/geometry';
 import { AccountFenceMap, type DrawMode } from './AccountFenceMap';
 import { DistrictPicker } from './district';
 import type { MapAccountFence } from './FenceLayers';
-import { ACCOUNT_FENCE_KEYS, type AccountFence, type FenceType } from './queries';
+import { ACCOUNT_FENCE_KEYS, useWatchedPositions, type AccountFence, type FenceType } from './queries';
 import { ScheduleInput } from './ScheduleInput';
 import { WatchedAccountsSelect, type KnownAccount } from './WatchedAccountsSelect';
 
@@ -101,7 +101,12 @@ function FenceFields({
   const radius = Form.useWatch('Radius', { form, preserve: true });
   const district = Form.useWatch('DistrictCode', { form, preserve: true });
   const name = Form.useWatch('Name', { form, preserve: true });
+  const watched = Form.useWatch<number[] | undefined>('UserIds', { form, preserve: true });
   const fenceId = form.getFieldValue('FenceId') as number | undefined;
+  const owner = form.getFieldValue('UserId') as number | undefined;
+  // With no shape yet, the map opens at the devices of the watched accounts (else the owner's).
+  const home = useWatchedPositions(watched, owner);
+  const homeKey = (watched ?? []).join(',');
 
   const editing = useMemo<MapAccountFence | null>(
     () =>
@@ -248,7 +253,8 @@ function FenceFields({
             editing={editing}
             drawMode={drawMode}
             onDrawn={drawn}
-            focusKey={`${type ?? ''}:${district ?? ''}`}
+            home={home.data}
+            focusKey={`${type ?? ''}:${district ?? ''}:${homeKey}:${home.data ? 'home' : ''}`}
             height={560}
           />
         </div>

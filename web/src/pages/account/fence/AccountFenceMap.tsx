@@ -5,10 +5,13 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useMap } from 'react-map-gl/maplibre';
 import { FenceDrawControl, type FenceDrawMode } from '../../../map/FenceDrawControl';
+import { boundsOf } from '../../../map/bounds';
 import { MapView } from '../../../map/MapView';
+import { useMapProjection } from '../../../map/projection';
 import type { FenceShape } from '../../devices/fence/geometry';
 import { FenceLayers, useFenceCollection, type MapAccountFence } from './FenceLayers';
 import { featureBounds } from './queries';
+import type { Bounds } from '../../../map/bounds';
 
 export type DrawMode = FenceDrawMode;
 
@@ -19,19 +22,24 @@ const DRAW_STYLE = { fillColor: '#1677ff', outlineColor: '#0958d9', fillOpacity:
  * a shape is being drawn: the fences arriving then would move the map under the pointer, and the
  * next click would land somewhere else.
  */
-function FitView({ fit, focusKey, drawing }: { fit: GeoJSON.Feature<GeoJSON.MultiPolygon>[]; focusKey: string; drawing: boolean }) {
+function FitView({ fit, home, focusKey, drawing }: { fit: GeoJSON.Feature<GeoJSON.MultiPolygon>[]; home: Bounds | null; focusKey: string; drawing: boolean }) {
   const { current } = useMap();
-  const latest = useRef(fit);
-  latest.current = fit;
+  const latest = useRef({ fit, home });
+  latest.current = { fit, home };
   const frozen = useRef(drawing);
   frozen.current = drawing;
-  const ready = fit.length > 0;
+  const ready = fit.length > 0 ? 'fit' : home ? 'home' : '';
   useEffect(() => {
-    const b = featureBounds(latest.current);
-    if (current && b && !frozen.current) current.fitBounds(b, { padding: 50, maxZoom: 16, duration: 0 });
+    const shapes = featureBounds(latest.current.fit);
+    const b = shapes ?? latest.current.home;
+    // Devices are framed at street-to-city scale: one device alone is not zoomed in to its door.
+    if (current && b && !frozen.current) current.fitBounds(b, { padding: 50, maxZoom: shapes ? 16 : HOME_MAX_ZOOM, duration: 0 });
   }, [current, focusKey, ready]);
   return null;
 }
+
+/** The closest a view framing devices (not shapes) goes: a few kilometres across. */
+const HOME_MAX_ZOOM = 13;
 
 export interface AccountFenceMapProps {
   /** Stored fences drawn on the map. */
@@ -41,7 +49,12 @@ export interface AccountFenceMapProps {
   editing?: MapAccountFence | null;
   drawMode?: DrawMode;
   onDrawn?: (shape: FenceShape) => void;
-  /** The view moves to the selected fence (else the edited shape, else every fence) when it changes. */
+  /**
+   * Where the map opens when there is no shape to show: [lon, lat] of the devices the fence is
+   * about (WGS-84). The view moves to the selected fence, else the edited shape, else these
+   * devices, else every fence, when `focusKey` changes.
+   */
+  home?: readonly (readonly [number, number])[];
   focusKey: string;
   height?: number | string;
   id?: string;
@@ -52,12 +65,14 @@ export function AccountFenceMap(props: AccountFenceMapProps) {
   const listed = useFenceCollection(props.fences, selectedId);
   const editingList = useMemo(() => (props.editing ? [props.editing] : []), [props.editing]);
   const edited = useFenceCollection(editingList, props.editing?.FenceId ?? null);
+  const projection = useMapProjection();
+  const home = useMemo(() => boundsOf((props.home ?? []).map((p) => projection.toMap([p[0], p[1]]))), [props.home, projection]);
   const fit = useMemo(() => {
     const chosen = listed.areas.features.filter((f) => f.properties.id === selectedId);
     if (chosen.length) return chosen;
     if (edited.areas.features.length) return edited.areas.features;
-    return listed.areas.features;
-  }, [listed, edited, selectedId]);
+    return home ? [] : listed.areas.features;
+  }, [listed, edited, selectedId, home]);
   // A district's boundary arrives after the click that chose it: the view follows it then.
   const fitKey = `${props.focusKey}:${edited.areas.features.length ? 'shape' : ''}`;
   return (
@@ -69,7 +84,7 @@ export function AccountFenceMap(props: AccountFenceMapProps) {
       >
         {/* The view moves before the layers take new data: moved after, a source could keep the
             empty tiles it loaded for the new view while its data was being replaced. */}
-        <FitView fit={fit} focusKey={fitKey} drawing={!!props.drawMode} />
+        <FitView fit={fit} home={home} focusKey={fitKey} drawing={!!props.drawMode} />
         <FenceLayers id="account-fences" data={listed} />
         <FenceLayers id="account-fence-edited" data={edited} />
         {props.onDrawn ? <FenceDrawControl mode={props.drawMode ?? null} onDrawn={props.onDrawn} style={DRAW_STYLE} keep={false} clearOnFinish /> : null}

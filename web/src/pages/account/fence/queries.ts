@@ -1,7 +1,7 @@
 // The account fences as the console reads them: query keys, the list call (one page, or every page
 // for the monitor map), and the fences as GeoJSON for a map (districts with their boundary).
 import { useQuery } from '@tanstack/react-query';
-import type { accountFence } from '@wt/contract';
+import { BIG_DATA_FIELDS, type accountFence } from '@wt/contract';
 import { call } from '../../../api/client';
 import { circleRing } from '../../devices/fence/geometry';
 import { projectionOf, type MapProjection } from '../../../map/projection';
@@ -230,3 +230,31 @@ export function featureBounds(
 }
 
 export { projectionOf };
+
+/** The most accounts whose devices frame the dialog's map (the first ones picked). */
+const HOME_ACCOUNTS = 10;
+
+/**
+ * [lon, lat] of the located devices of the accounts a fence watches (each with its sub-accounts),
+ * or of `owner`'s when none is picked or located yet: where the dialog's map opens, rather than at a country
+ * far from them.
+ */
+export function useWatchedPositions(userIds: readonly number[] | undefined, owner?: number) {
+  const ids = (userIds ?? []).slice(0, HOME_ACCOUNTS);
+  return useQuery({
+    queryKey: [...ACCOUNT_FENCE_KEYS.all, 'home', ids.length ? ids : ['owner', owner ?? null]],
+    queryFn: async () => {
+      const lat = BIG_DATA_FIELDS.indexOf('Lat');
+      const lon = BIG_DATA_FIELDS.indexOf('Lon');
+      const located = async (asked: { UserId?: number }[]) =>
+        (await Promise.all(asked.map((b) => call('/device/devicesByUserIdPageColorBigData', b)))).flatMap((r) =>
+          r.Rows.flatMap((row) => (typeof row[lat] === 'number' && typeof row[lon] === 'number' ? [[row[lon], row[lat]] as const] : [])),
+        );
+      const ownerAsked = [owner !== undefined ? { UserId: owner } : {}];
+      const watched = ids.length ? await located(ids.map((id) => ({ UserId: id }))) : [];
+      // Watched accounts whose devices never reported: the owner's devices, as with none picked.
+      return watched.length ? watched : located(ownerAsked);
+    },
+    staleTime: 60_000,
+  });
+}
