@@ -29,6 +29,7 @@ import ExperimentOutlined from '@ant-design/icons/es/icons/ExperimentOutlined';
 import SendOutlined from '@ant-design/icons/es/icons/SendOutlined';
 import RiseOutlined from '@ant-design/icons/es/icons/RiseOutlined';
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
+import ShopOutlined from '@ant-design/icons/es/icons/ShopOutlined';
 import ShoppingCartOutlined from '@ant-design/icons/es/icons/ShoppingCartOutlined';
 import TagsOutlined from '@ant-design/icons/es/icons/TagsOutlined';
 import TeamOutlined from '@ant-design/icons/es/icons/TeamOutlined';
@@ -67,6 +68,7 @@ export const ROUTE_ICONS: Record<string, ComponentType> = {
   SendOutlined,
   RiseOutlined,
   SettingOutlined,
+  ShopOutlined,
   ShoppingCartOutlined,
   TagsOutlined,
   TeamOutlined,
