@@ -74,6 +74,8 @@ export type RealtimeMessage =
   | { type: 'devices'; devices: LiveDevice[] }
   | { type: 'alarm'; alarm: AlarmPush; deviceId: number }
   | { type: 'refresh'; NotificationType: 56 }
+  /** Alarms of a device the platform cleared (the condition ended): their pop-ups close. */
+  | { type: 'alarmCleared'; deviceId: number; alarms: { id: number; type: number }[] }
   | { type: 'commands'; commands: CommandLive[] }
   | { type: 'error'; Message: string };
 

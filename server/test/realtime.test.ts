@@ -137,8 +137,11 @@ describe.each(databases())('realtime hub (%s)', (kind) => {
     });
     p.deps.bus.publish(REALTIME_TOPICS.refresh, { accountPath: clinic.path });
     await agent.until((m) => m.type === 'refresh');
+    // The platform cleared it (the condition ended): the pop-ups of that alarm close.
+    p.deps.bus.publish(REALTIME_TOPICS.alarmCleared, { deviceId: dev!.id, accountPath: clinic.path, alarms: [{ id: 77, type: 5 }] });
+    expect(await agent.until((m) => m.type === 'alarmCleared')).toEqual({ type: 'alarmCleared', deviceId: dev!.id, alarms: [{ id: 77, type: 5 }] });
     await sleep(100);
-    expect(sibling.messages.filter((m) => m.type === 'alarm' || m.type === 'refresh')).toEqual([]);
+    expect(sibling.messages.filter((m) => m.type === 'alarm' || m.type === 'refresh' || m.type === 'alarmCleared')).toEqual([]);
   });
 
   it('carries a message decoded by the pipeline to the console (OsmAnd uplink)', async () => {

@@ -115,6 +115,31 @@ describe('alarm pop-up actions', () => {
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/devices/detail?imei=865000000000009'));
   });
 
+  it('closes the pop-up of an alarm the platform cleared, and only that one', async () => {
+    renderAs(['*']);
+    await waitFor(() => expect(handlers).not.toBeNull());
+    const before = useRealtime.getState().openNotifications;
+    const fenceOut = (deviceId: number, name: string) =>
+      act(() =>
+        handlers!.onMessage({
+          type: 'alarm',
+          deviceId,
+          alarm: { NotificationType: 23, DeviceID: `86500000000000${deviceId}`, Nickname: name, Message: 'left', Created: new Date().toISOString(), AlarmId: 50 + deviceId },
+        }),
+      );
+    fenceOut(7, 'Room 7');
+    fenceOut(8, 'Room 8');
+    await screen.findByText('Room 8');
+    expect(useRealtime.getState().openNotifications).toBe(before + 2);
+    // Device 7 is back inside: its fence-out pop-up closes, device 8's stays.
+    act(() => handlers!.onMessage({ type: 'alarmCleared', deviceId: 7, alarms: [{ id: 57, type: 23 }] }));
+    await waitFor(() => expect(useRealtime.getState().openNotifications).toBe(before + 1));
+    // Another type of the same device, or another device, closes nothing.
+    act(() => handlers!.onMessage({ type: 'alarmCleared', deviceId: 8, alarms: [{ id: 99, type: 9 }] }));
+    act(() => handlers!.onMessage({ type: 'alarmCleared', deviceId: 6, alarms: [{ id: 98, type: 23 }] }));
+    expect(useRealtime.getState().openNotifications).toBe(before + 1);
+  });
+
   it('shows only what the set allows: no acknowledge or assign without alarm.confirm, no device without its page', async () => {
     renderAs(['read'], '/,/alarm,/alarm/record');
     await raise(44);

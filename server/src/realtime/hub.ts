@@ -15,6 +15,7 @@ import {
   SESSION_ENDED_CLOSE,
   movedPath,
   type AccountsMovedEvent,
+  type AlarmClearedEvent,
   type AlarmRaisedEvent,
   type RefreshEvent,
   type SessionsEndedEvent,
@@ -62,6 +63,7 @@ export class RealtimeHub {
       bus.subscribe<StatusEvent>(TOPICS.status, (e) => this.onStatus(e), cluster),
       bus.subscribe<AlarmRaisedEvent>(REALTIME_TOPICS.alarmRaised, (e) => this.onAlarm(e), cluster),
       bus.subscribe<RefreshEvent>(REALTIME_TOPICS.refresh, (e) => this.onRefresh(e), cluster),
+      bus.subscribe<AlarmClearedEvent>(REALTIME_TOPICS.alarmCleared, (e) => this.onAlarmCleared(e), cluster),
       bus.subscribe<SessionsEndedEvent>(REALTIME_TOPICS.sessionsEnded, (e) => this.onSessionsEnded(e), cluster),
       bus.subscribe<AccountsMovedEvent>(REALTIME_TOPICS.accountsMoved, (e) => this.onAccountsMoved(e), cluster),
       bus.subscribe<CommandEvent>(TOPICS.command, (e) => this.onCommand(e), cluster),
@@ -170,6 +172,11 @@ export class RealtimeHub {
     const msg: RealtimeMessage = { type: 'alarm', deviceId, alarm };
     const text = JSON.stringify(msg);
     for (const c of this.audience(accountPath)) this.send(c, text);
+  }
+
+  private onAlarmCleared(e: AlarmClearedEvent): void {
+    const text = JSON.stringify({ type: 'alarmCleared', deviceId: e.deviceId, alarms: e.alarms } satisfies RealtimeMessage);
+    for (const c of this.audience(e.accountPath)) this.send(c, text);
   }
 
   private onCommand(e: CommandEvent): void {

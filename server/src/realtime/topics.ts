@@ -4,6 +4,8 @@ import type { AlarmPush } from '@wt/contract';
 export const REALTIME_TOPICS = {
   /** An alarm the rule engine raised; the hub pushes it to the consoles of the owner's subtree. */
   alarmRaised: 'alarm.raised',
+  /** Alarms the platform cleared (their condition ended); the hub tells the consoles of the owner's subtree. */
+  alarmCleared: 'alarm.cleared',
   /** Tells the consoles of a subtree to refetch their data (notification type 56). */
   refresh: 'realtime.refresh',
   /** Sessions ended (logout, password changed or reset): their open sockets are closed. */
@@ -52,4 +54,11 @@ export interface AlarmRaisedEvent extends AlarmPush {
 export interface RefreshEvent {
   /** Subtree to refresh. */
   accountPath: string;
+}
+
+/** Alarms of one device the platform cleared in one transaction, published after its commit. */
+export interface AlarmClearedEvent {
+  deviceId: number;
+  accountPath: string;
+  alarms: { id: number; type: number }[];
 }

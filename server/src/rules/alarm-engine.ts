@@ -14,7 +14,7 @@ import type { QueryFn } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { alarmTypes } from '../db/schema/index.js';
 import { TOPICS, type AlarmEvent, type HealthEvent } from '../pipeline/events.js';
-import { REALTIME_TOPICS, movedPath, type AccountsMovedEvent, type AlarmRaisedEvent } from '../realtime/topics.js';
+import { REALTIME_TOPICS, movedPath, type AccountsMovedEvent, type AlarmClearedEvent, type AlarmRaisedEvent } from '../realtime/topics.js';
 import { alarmTypeName, renderAlarmMessage } from '../modules/alarm/format.js';
 import type { AlarmKind, HealthReading } from '@wt/protocols';
 import {
@@ -242,13 +242,13 @@ export class AlarmEngine {
   private handleDeviceAlarm(e: AlarmEvent): Promise<RaisedAlarm[]> {
     const code = codeOfDeviceAlarm(e.alarm);
     const device: DeviceInfo = { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath };
-    return this.commit(device.id, async (q) => {
+    return this.commit(device.id, async (q, cleared) => {
       // Handled once: whoever clears the mark raises the alarm, in this transaction.
       const claimed = await q(CLAIM_DEVICE_EVENT_SQL, claimParams(e.eventId, e.time));
       if (!claimed.length || code === null) return [];
       // A tracker reporting itself back inside its own fence ends its own fence-out alarm.
       if (e.alarm === 'fenceIn') {
-        await clearLive(q, `device_id = $1 AND type = $2 AND NOT (message_params ? 'fenceId')`, [device.id, ALARM_CODES.deviceFenceOut], 'backInside', e.time);
+        await clearLive(q, `device_id = $1 AND type = $2 AND NOT (message_params ? 'fenceId')`, [device.id, ALARM_CODES.deviceFenceOut], 'backInside', e.time, cleared);
       }
       return [
         {
@@ -278,7 +278,7 @@ export class AlarmEngine {
    */
   private async handleReadings(device: DeviceInfo, time: string, receivedAt: string, at = time): Promise<RaisedAlarm[]> {
     const { th } = await this.thresholdsFor(device);
-    return this.commit(device.id, async (q) => {
+    return this.commit(device.id, async (q, cleared) => {
       const rows = await q<Record<Measure, number | null>>(
         `UPDATE health_readings SET pending = false
           WHERE device_id = $1 AND time = $2::timestamptz AND received_at = $3::timestamptz AND pending
@@ -300,7 +300,7 @@ export class AlarmEngine {
           });
         }
       }
-      if (rows.length) await this.clearHealth(q, device, th, new Set(inputs.map((i) => i.code)), at);
+      if (rows.length) await this.clearHealth(q, device, th, new Set(inputs.map((i) => i.code)), at, cleared);
       return inputs;
     });
   }
@@ -309,7 +309,7 @@ export class AlarmEngine {
    * Clears the device's health alarms whose measure is back in range for ALARM_HEALTH_CLEAR_READINGS
    * consecutive readings since the alarm was last raised (those being raised now are left alone).
    */
-  private async clearHealth(q: QueryFn, device: DeviceInfo, th: HealthThresholds, raising: Set<number>, at: string): Promise<void> {
+  private async clearHealth(q: QueryFn, device: DeviceInfo, th: HealthThresholds, raising: Set<number>, at: string, cleared: ClearedAlarm[]): Promise<void> {
     const live = await q<Row>(
       `SELECT id, type, last_at AS "lastAt" FROM alarms WHERE device_id = $1 AND type = ANY($2::int[]) AND cleared_at IS NULL AND resolved_at IS NULL`,
       [device.id, [...MEASURES_OF_HEALTH_CODE.keys()]],
@@ -330,7 +330,7 @@ export class AlarmEngine {
         for (const [k, v] of Object.entries(r) as [Measure, number | null][]) if (v !== null) reading[k] = Number(v);
         return reading;
       });
-      if (healthBackInRange(code, asReadings, th, n)) await clearLive(q, `id = $1`, [a.id], 'backInRange', at);
+      if (healthBackInRange(code, asReadings, th, n)) await clearLive(q, `id = $1`, [a.id], 'backInRange', at, cleared);
     }
   }
 
@@ -340,13 +340,16 @@ export class AlarmEngine {
    * Runs with the offline check. Returns the ids cleared.
    */
   async clearEnded(now = new Date()): Promise<number[]> {
-    return this.deps.database.transaction(async (q) => {
+    const cleared: ClearedAlarm[] = [];
+    const ids = await this.deps.database.transaction(async (q) => {
+      cleared.length = 0;
       const online = await clearLive(
         q,
         `type = $1 AND EXISTS (SELECT 1 FROM device_state s WHERE s.device_id = alarms.device_id AND s.last_seen > alarms.last_at)`,
         [ALARM_CODES.offline],
         'backOnline',
         now,
+        cleared,
       );
       const charged = await clearLive(
         q,
@@ -354,9 +357,24 @@ export class AlarmEngine {
         [ALARM_CODES.lowBattery, this.deps.config.ALARM_BATTERY_CLEAR_PERCENT],
         'charged',
         now,
+        cleared,
       );
       return [...online, ...charged];
     });
+    this.publishCleared(cleared);
+    return ids;
+  }
+
+  /** Tells the consoles which alarms the platform cleared, per device, once their transaction committed. */
+  private publishCleared(cleared: readonly ClearedAlarm[]): void {
+    const byDevice = new Map<number, AlarmClearedEvent>();
+    for (const c of cleared) {
+      if (c.accountPath === null) continue;
+      const e = byDevice.get(c.deviceId) ?? { deviceId: c.deviceId, accountPath: c.accountPath, alarms: [] };
+      e.alarms.push({ id: c.id, type: c.type });
+      byDevice.set(c.deviceId, e);
+    }
+    for (const e of byDevice.values()) this.deps.bus.publish(REALTIME_TOPICS.alarmCleared, e);
   }
 
   /**
@@ -454,11 +472,11 @@ export class AlarmEngine {
       lat: t.lat,
       lon: t.lon,
     };
-    const raised = await this.commit(device.id, async (q) => {
+    const raised = await this.commit(device.id, async (q, cleared) => {
       // Back inside: the fence-out alarm of this fence has ended.
       if (t.kind === 'enter') {
         const out = scope === 'device' ? C.deviceFenceOut : C.accountFenceOut;
-        await clearLive(q, `device_id = $1 AND type = $2 AND message_params->>'fenceId' = $3`, [device.id, out, String(t.fenceId)], 'backInside', t.time);
+        await clearLive(q, `device_id = $1 AND type = $2 AND message_params->>'fenceId' = $3`, [device.id, out, String(t.fenceId)], 'backInside', t.time, cleared);
       }
       return [input];
     });
@@ -506,18 +524,22 @@ export class AlarmEngine {
    * along), `work` claims what it handles and names the alarms, and each alarm is stored with its
    * partner pushes. Consoles, partners and contacts are told after the commit.
    */
-  private async commit(deviceId: number, work: (q: QueryFn) => Promise<RaiseInput[]>): Promise<RaisedAlarm[]> {
+  private async commit(deviceId: number, work: (q: QueryFn, cleared: ClearedAlarm[]) => Promise<RaiseInput[]>): Promise<RaisedAlarm[]> {
+    // What the work clears, told to the consoles once committed (a retried transaction starts it afresh).
+    const cleared: ClearedAlarm[] = [];
     const stored = await this.deps.database.transaction(async (q) => {
+      cleared.length = 0;
       // The device first, then the event: the same order as a deletion, so the two never deadlock.
       const present = await q(`SELECT id FROM devices WHERE id = $1 FOR KEY SHARE`, [deviceId]);
       if (!present.length) return [];
       const out: Stored[] = [];
-      for (const input of await work(q)) {
+      for (const input of await work(q, cleared)) {
         const s = await this.store(q, input);
         if (s) out.push(s);
       }
       return out;
     });
+    this.publishCleared(cleared);
     for (const s of stored) {
       try {
         await this.fanOut(s.raised, s.input, this.types.get(s.input.code)?.pagePush ?? true, s.queued, s.notices, s.escalates);
@@ -710,18 +732,31 @@ const MEASURE_COLUMNS: Record<Measure, string> = {
   bloodOxygen: 'blood_oxygen',
 };
 
+/** An alarm the platform cleared, with what the consoles need to be told of it. */
+export interface ClearedAlarm {
+  id: number;
+  type: number;
+  deviceId: number;
+  accountPath: string | null;
+}
+
 /**
  * Clears the alarms matching `where` (on the alarms table, with `params`) that are neither cleared
  * nor resolved: the condition ended at `at`, for `reason`; each gets a "cleared" event. Acknowledged
  * or not, they take no more repeats. Returns the ids cleared.
  */
-export async function clearLive(q: QueryFn, where: string, params: unknown[], reason: string, at: Date | string): Promise<number[]> {
+export async function clearLive(q: QueryFn, where: string, params: unknown[], reason: string, at: Date | string, out?: ClearedAlarm[]): Promise<number[]> {
   const n = params.length;
-  const rows = await q<{ id: number }>(
-    `UPDATE alarms SET cleared_at = $${n + 1}, takes_repeats = false WHERE cleared_at IS NULL AND resolved_at IS NULL AND (${where}) RETURNING id`,
+  const rows = await q<{ id: number; type: number; deviceId: number; accountPath: string | null }>(
+    `WITH c AS (
+       UPDATE alarms SET cleared_at = $${n + 1}, takes_repeats = false WHERE cleared_at IS NULL AND resolved_at IS NULL AND (${where})
+       RETURNING id, type, device_id)
+     SELECT c.id, c.type, c.device_id AS "deviceId", a.path AS "accountPath"
+       FROM c LEFT JOIN devices d ON d.id = c.device_id LEFT JOIN accounts a ON a.id = d.account_id`,
     [...params, new Date(at)],
   );
   const ids = rows.map((r) => Number(r.id));
+  out?.push(...rows.map((r) => ({ id: Number(r.id), type: Number(r.type), deviceId: Number(r.deviceId), accountPath: r.accountPath })));
   if (ids.length) {
     await q(`INSERT INTO alarm_events (alarm_id, at, kind, params) SELECT unnest($1::bigint[]), $2, 'cleared', $3::jsonb`, [ids, new Date(at), JSON.stringify({ reason })]);
   }

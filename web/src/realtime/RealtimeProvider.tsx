@@ -117,6 +117,13 @@ export function RealtimeProvider() {
           indoorLive.apply(m.devices);
         }
         else if (m.type === 'commands') emitCommands(m.commands);
+        else if (m.type === 'alarmCleared') {
+          // The condition ended (back online, charged, back in range, back inside): its pop-ups close
+          // and the lists show it cleared.
+          const types = new Set(m.alarms.map((x) => x.type));
+          closeNotices((n) => n.deviceId === m.deviceId && types.has(n.type));
+          void ctx.current.qc.invalidateQueries({ queryKey: ALARM_KEY });
+        }
         else if (m.type === 'refresh' || (m.type === 'alarm' && m.alarm.NotificationType === REFRESH_NOTIFICATION_TYPE)) emitRefresh();
         else if (m.type === 'alarm') {
           const a = m.alarm;
