@@ -113,8 +113,10 @@ export function HistoryPanel(p: HistoryPanelProps) {
               </Button>
             ))}
           </Space.Compact>
+          {/* Minutes, not seconds: both ends fit the narrow panel in full (with seconds they were cut). */}
           <DatePicker.RangePicker
-            showTime
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
             value={p.range}
             onChange={(v) => v?.[0] && v[1] && p.onRange([v[0], v[1]])}
             presets={presets}
