@@ -5,13 +5,12 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useMap } from 'react-map-gl/maplibre';
 import { FenceDrawControl, type FenceDrawMode } from '../../../map/FenceDrawControl';
-import { boundsOf } from '../../../map/bounds';
+import { boundsOf, type Bounds } from '../../../map/bounds';
 import { MapView } from '../../../map/MapView';
 import { useMapProjection } from '../../../map/projection';
 import type { FenceShape } from '../../devices/fence/geometry';
 import { FenceLayers, useFenceCollection, type MapAccountFence } from './FenceLayers';
 import { featureBounds } from './queries';
-import type { Bounds } from '../../../map/bounds';
 
 export type DrawMode = FenceDrawMode;
 
