@@ -39,8 +39,8 @@ describe('locales', () => {
       expect(bad).toEqual([]);
     });
 
-    it(`${ns}: zh-TW says 帳戶 and 帳號 (never 賬), and 裝置 for a device (never 設備)`, () => {
-      expect(strings(RESOURCES['zh-TW'][ns]).filter(([, v]) => /賬|設備/.test(v))).toEqual([]);
+    it(`${ns}: zh-TW says 帳戶 and 帳號 (never 賬), 裝置 for a device (never 設備), 報警 for an alarm (never 告警) and 類型 for a type (never 型別)`, () => {
+      expect(strings(RESOURCES['zh-TW'][ns]).filter(([, v]) => /賬|設備|告警|型別/.test(v))).toEqual([]);
     });
 
     it(`${ns}: English holds no Chinese, Japanese or Korean text`, () => {
