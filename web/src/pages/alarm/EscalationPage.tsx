@@ -176,7 +176,7 @@ export default function EscalationPage() {
         return { Total: r.Items.length, Items: r.Items };
       }}
       columns={[
-        { key: 'AlarmType', title: t('alarm:type.content'), width: 160, render: (_, r) => typeName(r.AlarmType) },
+        { key: 'AlarmType', title: t('alarm:record.type'), width: 160, render: (_, r) => typeName(r.AlarmType) },
         { key: 'source', title: t('alarm:escalation.source'), width: 180, render: (_, r) => source(r) },
         {
           key: 'Enabled',
