@@ -43,6 +43,10 @@ describe('locales', () => {
       expect(strings(RESOURCES['zh-TW'][ns]).filter(([, v]) => /賬|設備|告警|型別/.test(v))).toEqual([]);
     });
 
+    it(`${ns}: zh-CN says 报警 for an alarm (never 告警), as the menus and the alarm records do`, () => {
+      expect(strings(RESOURCES['zh-CN'][ns]).filter(([, v]) => /告警/.test(v))).toEqual([]);
+    });
+
     it(`${ns}: English holds no Chinese, Japanese or Korean text`, () => {
       expect(strings(RESOURCES.en[ns]).filter(([, v]) => CJK.test(v))).toEqual([]);
     });
