@@ -3,6 +3,7 @@
 // as the console makes them. Printed: the median and worst of 5 runs per call.
 //
 //   npm run bench:alarms -- [--db pglite|postgres] [--rows 1000000]
+//   npm run bench:alarms -- --escalation [--db postgres|pglite] [--devices 2000]   (server/bench/escalation.ts)
 //
 // postgres: BENCH_DATABASE_URL (a fresh database is created in it and dropped afterwards).
 //
@@ -115,7 +116,7 @@ async function main() {
   }
 }
 
-main().catch((err) => {
+(args.has('escalation') ? import('./escalation.js').then((m) => m.benchEscalation(args)) : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });
