@@ -328,6 +328,9 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/Report/Export', area: 'device', permission: 'user', note: 'a report as a spreadsheet (streamed)' },
   { path: '/Report/Settings', area: 'device', permission: 'user', note: "the thresholds of trips and stops in force for an account (its own, inherited, built-in)" },
   { path: '/Report/SaveSettings', area: 'device', permission: 'branchAdmin', note: "an administrator sets an account's thresholds of trips and stops" },
+  { path: '/Report/Subscriptions', area: 'device', permission: 'user', note: "the caller's scheduled reports" },
+  { path: '/Report/SubscriptionSave', area: 'device', permission: 'user', note: 'a report mailed daily, weekly or monthly to an address' },
+  { path: '/Report/SubscriptionDelete', area: 'device', permission: 'user', note: 'stops a scheduled report' },
 ];
 
 /** Lower-cased path -> entry; the spec writes both /User/... and /user/... */

@@ -21,5 +21,5 @@ export * from './pages.js';
 export * from './schemas/oplog.js';
 export * from './schemas/platform.js';
 export * from './schemas/retention.js';
-export { REPORT_THRESHOLD_KEYS, REPORT_THRESHOLD_LIMITS, type ReportThresholdKey, type ReportThresholds, type ReportSetting, type SaveReportSettingsBody } from './schemas/report.js';
+export { MAX_REPORT_SUBSCRIPTIONS, REPORT_FREQUENCIES, REPORT_THRESHOLD_KEYS, REPORT_THRESHOLD_LIMITS, type ReportFrequency, type ReportSubscription, type ReportThresholdKey, type ReportThresholds, type ReportSetting, type SaveReportSettingsBody } from './schemas/report.js';
 export * from './schemas/escalation.js';

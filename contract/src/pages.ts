@@ -29,7 +29,7 @@ export const PAGE_CALLS: Record<string, readonly string[]> = {
   '/scene/scenemap': ['/Scene/sceneInfoByMonitor'],
   '/scene/calibration': ['/Scene/sceneInfoByMonitor'],
   // The reports page: open to every role, so only a route list without it closes its calls.
-  '/report/index': ['/Report/Trips', '/Report/Summary', '/Report/Alarms', '/Report/Export', '/Report/Settings', '/Report/SaveSettings'],
+  '/report/index': ['/Report/Trips', '/Report/Summary', '/Report/Alarms', '/Report/Export', '/Report/Settings', '/Report/SaveSettings', '/Report/Subscriptions', '/Report/SubscriptionSave', '/Report/SubscriptionDelete'],
 };
 
 const PAGES_BY_CALL = new Map<string, string[]>();

@@ -291,6 +291,10 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Report/Export': 'history.export',
   '/Report/Settings': 'read',
   '/Report/SaveSettings': 'read',
+  // A scheduled report mails a spreadsheet: the export's action; the list and stopping one's own are reads.
+  '/Report/Subscriptions': 'read',
+  '/Report/SubscriptionSave': 'history.export',
+  '/Report/SubscriptionDelete': 'read',
   // App versions.
   '/APPInfo/CheckAppVersion': 'public',
   '/APPInfo/UpdateAppVersionByID': 'app.edit',

@@ -9,7 +9,7 @@ import { oplogRetentionService } from './modules/oplog/service.js';
 import { attendanceService } from './modules/account-fence/attendance/job.js';
 import { indoorService } from './modules/indoor/service.js';
 import { weatherService } from './modules/message/weather.js';
-import { alarmEngineService, alarmTypesService, noticeWorkerService, pushWorkerService, escalationWorkerService } from './rules/services.js';
+import { alarmEngineService, alarmTypesService, noticeWorkerService, pushWorkerService, escalationWorkerService, reportMailService } from './rules/services.js';
 import { partitionService } from './db/partitions.js';
 import { locationService } from './modules/location/watch.js';
 import { separationService } from './modules/master-slave/watch.js';
@@ -23,4 +23,4 @@ export interface Service {
 }
 
 // The alarm services start first so that they listen before the gateway's first device event.
-export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, noticeWorkerService, escalationWorkerService, weatherService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, locationService, separationService, gatewayService, simulatorService, partitionService];
+export const SERVICES: Service[] = [fenceService, alarmTypesService, alarmEngineService, pushWorkerService, noticeWorkerService, escalationWorkerService, reportMailService, weatherService, commandTimeoutService, oplogRetentionService, attendanceService, indoorService, locationService, separationService, gatewayService, simulatorService, partitionService];

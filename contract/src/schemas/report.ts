@@ -10,10 +10,15 @@
 // - /Report/Settings     the thresholds of trips and stops in force for an account: its own, those it
 //                        inherits (the nearest account above that set each), the built-in defaults.
 // - /Report/SaveSettings an administrator sets an account's thresholds (null: follow the level above).
+// - /Report/Subscriptions, /Report/SubscriptionSave, /Report/SubscriptionDelete
+//                        the caller's scheduled reports: one report of a device, a group or its
+//                        subtree, mailed daily, weekly or monthly (the period just ended, in the
+//                        caller's language and zone, as a spreadsheet).
 import { z } from 'zod';
-import { ok, pageRequest } from '../envelope.js';
+import { ok, okEmpty, pageRequest } from '../envelope.js';
 import { dayField } from './account-fence.js';
-import { int, num, optionalId, text } from './common.js';
+import { EMAIL } from '../rules.js';
+import { id, int, num, optionalId, text } from './common.js';
 
 /** Longest period of a report, in days. */
 export const MAX_REPORT_DAYS = 31;
@@ -160,6 +165,44 @@ export const saveReportSettingsRequest = z.object({
 });
 export type SaveReportSettingsBody = z.infer<typeof saveReportSettingsRequest>;
 
+
+/** How often a scheduled report is mailed: the day, the week (Monday to Sunday) or the month just ended. */
+export const REPORT_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
+export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
+/** Most scheduled reports one account keeps. */
+export const MAX_REPORT_SUBSCRIPTIONS = 20;
+export const reportSubscriptionSchema = z.object({
+  Id: z.number(),
+  Report: z.enum(REPORT_KINDS),
+  Frequency: z.enum(REPORT_FREQUENCIES),
+  Email: z.string(),
+  UserId: z.number().nullable(),
+  GroupId: z.number().nullable(),
+  DeviceId: z.number().nullable(),
+  /** What the report is about, as the list shows it (a device's or group's name, else the account's login). */
+  Subject: z.string(),
+  Enabled: z.boolean(),
+  /** Viewer-zone times: the next mailing, the last one ('' before the first). */
+  NextAt: z.string(),
+  LastSentAt: z.string(),
+  /** The period of the last mailing (From to To, days), and why the last attempt failed (a message). */
+  LastPeriod: z.string(),
+  LastError: z.string(),
+});
+export type ReportSubscription = z.infer<typeof reportSubscriptionSchema>;
+export const reportSubscriptionsRequest = z.object({});
+export const reportSubscriptionsResponse = ok({ Items: z.array(reportSubscriptionSchema) });
+export const reportSubscriptionSaveRequest = z.object({
+  Id: optionalId,
+  Report: z.enum(REPORT_KINDS, { error: 'report.kindInvalid' }),
+  Frequency: z.enum(REPORT_FREQUENCIES, { error: 'report.frequencyInvalid' }),
+  Email: text(128).regex(EMAIL, { error: 'validation.emailInvalid' }),
+  ...subject,
+  Enabled: z.boolean().default(true),
+});
+export const reportSubscriptionSaveResponse = ok({ Item: reportSubscriptionSchema });
+export const reportSubscriptionDeleteRequest = z.object({ Id: id });
+
 export const reportSchemas = {
   '/Report/Settings': { request: reportSettingsRequest, response: reportSettingsResponse },
   '/Report/SaveSettings': { request: saveReportSettingsRequest, response: reportSettingsResponse },
@@ -167,4 +210,7 @@ export const reportSchemas = {
   '/Report/Summary': { request: summaryRequest, response: summaryResponse },
   '/Report/Alarms': { request: alarmsReportRequest, response: alarmsReportResponse },
   '/Report/Export': { request: reportExportRequest, response: reportExportResponse },
+  '/Report/Subscriptions': { request: reportSubscriptionsRequest, response: reportSubscriptionsResponse },
+  '/Report/SubscriptionSave': { request: reportSubscriptionSaveRequest, response: reportSubscriptionSaveResponse },
+  '/Report/SubscriptionDelete': { request: reportSubscriptionDeleteRequest, response: okEmpty },
 };

@@ -112,26 +112,7 @@ function streamSheet(
   const out = new PassThrough();
   active.add(out);
   out.once('close', () => active.delete(out));
-  const write = async () => {
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet(o.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
-    ws.columns = o.columns;
-    ws.getRow(1).font = { bold: true };
-    ws.getRow(1).commit();
-    for await (const page of o.pages) {
-      for (const r of page) ws.addRow(r).commit();
-      if (out.destroyed) return;
-      // Let the page be compressed and sent before the next is read (an embedded database answers
-      // without giving the event loop a turn), and let a slow reader hold the next query back: the
-      // rows wait in the database, not in memory.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      // A reader that went away closes the stream: stop waiting then.
-      while (out.writableNeedDrain && !out.destroyed) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-    }
-    ws.commit();
-    await wb.commit();
-  };
-  write().then(
+  writeSheet(out, o).then(
     () => undefined,
     (err: unknown) => {
       request.log.error({ err, file: o.fileName }, 'export failed');
@@ -145,6 +126,40 @@ function streamSheet(
     .header('access-control-expose-headers', 'X-Total-Rows')
     .header('cache-control', 'no-store')
     .send(out);
+}
+
+type SheetSpec = Pick<Parameters<SheetStreams['send']>[2], 'sheet' | 'columns' | 'pages'>;
+
+/** Writes the sheet to `out` page by page, waiting for a slow reader between pages. */
+async function writeSheet(out: PassThrough, o: SheetSpec): Promise<void> {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const ws = wb.addWorksheet(o.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
+  ws.columns = o.columns;
+  ws.getRow(1).font = { bold: true };
+  ws.getRow(1).commit();
+  for await (const page of o.pages) {
+    for (const r of page) ws.addRow(r).commit();
+    if (out.destroyed) return;
+    // Let the page be compressed and sent before the next is read (an embedded database answers
+    // without giving the event loop a turn), and let a slow reader hold the next query back: the
+    // rows wait in the database, not in memory.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // A reader that went away closes the stream: stop waiting then.
+    while (out.writableNeedDrain && !out.destroyed) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  }
+  ws.commit();
+  await wb.commit();
+}
+
+/** The same sheet as a file in memory, for a mail's attachment (a scheduled report). */
+export async function sheetBuffer(o: SheetSpec): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const ended = once(out, 'end');
+  await writeSheet(out, o);
+  await ended;
+  return Buffer.concat(chunks);
 }
 
 /** Maps each page of an iterable. */

@@ -1,4 +1,5 @@
 // The alarm engine and the partner push worker as background services of the worker role.
+import { ReportMailWorker } from '../modules/report/schedule.js';
 import type { Service } from '../services.js';
 import { PushWorker } from '../modules/push/outbox.js';
 import { AlarmEngine, ensureAlarmTypes } from './alarm-engine.js';
@@ -73,3 +74,19 @@ export const escalationWorkerService: Service = {
 
 /** The escalation worker of each running platform, for tests. */
 export const escalationWorkers = new WeakMap<object, EscalationWorker>();
+
+/** Scheduled reports mailed when their period ends (modules/report/schedule.ts). */
+export const reportMailService: Service = {
+  name: 'report-mail',
+  roles: ['worker'],
+  async start(deps) {
+    const worker = new ReportMailWorker(deps);
+    worker.start();
+    reportMailWorkers.set(deps, worker);
+    return () => worker.stop();
+  },
+  async stop() {},
+};
+
+/** The scheduled-report worker of each running platform, for tests. */
+export const reportMailWorkers = new WeakMap<object, ReportMailWorker>();

@@ -49,21 +49,15 @@ function columns(L: Locale, kind: Kind): Partial<ExcelJS.Column>[] {
 const km = (m: number) => Math.round(m / 100) / 10;
 const range = (e: { Min: number; Max: number } | null) => (e ? `${e.Min}-${e.Max}` : '');
 
-export async function exportReport(ctx: AuthedContext, body: Body) {
+/** A report's sheet: its file name, sheet name, columns, row count and rows (refused when empty or too big). */
+export async function reportSheet(ctx: AuthedContext, body: Body) {
   const L = ctx.locale;
   const kind = body.Report;
   const fileName = `${kind}-${body.From}-${body.To}`;
-  const send = (total: number, pages: AsyncIterable<unknown[][]>) => {
+  const sheet = (total: number, pages: AsyncIterable<unknown[][]>) => {
     if (total === 0) throw conflict('report.nothing');
     if (total > EXPORT_MAX_ROWS) throw badRequest('export.tooMany', { count: total, limit: EXPORT_MAX_ROWS });
-    return ctx.request.server.sheets.send(ctx.request, ctx.reply!, {
-      fileName,
-      dated: false,
-      sheet: translate(L, `reportExport.sheet${kind[0]!.toUpperCase()}${kind.slice(1)}`),
-      columns: columns(L, kind),
-      total,
-      pages,
-    });
+    return { fileName, sheet: translate(L, `reportExport.sheet${kind[0]!.toUpperCase()}${kind.slice(1)}`), columns: columns(L, kind), total, pages };
   };
   const t = (iso: string) => shownTime(ctx.user, iso);
   if (kind === 'trips' || kind === 'stops') {
@@ -74,7 +68,7 @@ export async function exportReport(ctx: AuthedContext, body: Body) {
             d.Trips.map((x) => [d.Imei, d.Name, t(x.Start), x.StartPlace.Address, t(x.End), x.EndPlace.Address, km(x.Distance), x.Minutes, x.MaxSpeed, x.AvgSpeed]),
           )
         : r.Devices.flatMap((d) => d.Stops.map((x) => [d.Imei, d.Name, t(x.Start), t(x.End), x.Minutes, x.Address]));
-    return send(cells.length, (async function* () {
+    return sheet(cells.length, (async function* () {
       yield cells;
     })());
   }
@@ -106,11 +100,16 @@ export async function exportReport(ctx: AuthedContext, body: Body) {
         if (page * SUMMARY_DEVICES >= r.Total) return;
       }
     }
-    return send(Number(n) * days, pages());
+    return sheet(Number(n) * days, pages());
   }
   const r = await service.alarms(ctx, body);
   const cells = r.ByType.map((x) => [x.Name, x.Count, x.P50Minutes ?? '', x.P90Minutes ?? '']);
-  return send(cells.length, (async function* () {
+  return sheet(cells.length, (async function* () {
     yield cells;
   })());
+}
+
+export async function exportReport(ctx: AuthedContext, body: Body) {
+  const s = await reportSheet(ctx, body);
+  return ctx.request.server.sheets.send(ctx.request, ctx.reply!, { ...s, dated: false });
 }
