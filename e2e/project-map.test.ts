@@ -71,6 +71,7 @@ describe('project map', () => {
     await expect(card.locator('[data-testid="project-card-name"]').innerText()).resolves.toBe(DEMO);
     expect(await cardCounts(page)).toEqual([demo.FloorCount, demo.AnchorCount, demo.TagCount]);
     await expect(card.locator('[data-testid="project-card-enabled"]').innerText()).resolves.toBe(zh.list.enabled);
+    await expect(page.locator('[data-testid="project-open-floors"]').innerText()).resolves.toBe(zh.list.floors);
     await expect(card.innerText()).resolves.toContain(zh.projectMap.tags.replace('{{minutes}}', '10'));
     await screenshot(page, 'project-map-zh-CN');
 
@@ -87,8 +88,10 @@ describe('project map', () => {
     // English: the same page, no Chinese outside user data.
     await switchLanguage(page, 'zh-CN', 'en');
     await page.locator('[data-testid="project-map"][data-loaded="1"]').waitFor({ timeout: 30_000 });
-    await page.locator(demoMarker).click();
+    // The care home chosen in the side list: the map pans back to it.
+    await page.locator(`[data-testid="project-row-${demo.SceneId}"]`).click();
     await expect.poll(() => card.locator('[data-testid="project-card-name"]').innerText()).toBe(DEMO);
+    await expect.poll(() => inMap(page, demoMarker), { timeout: 10_000 }).toBe(true);
     expect(await cardCounts(page)).toEqual([demo.FloorCount, demo.AnchorCount, demo.TagCount]);
     await expect(card.innerText()).resolves.toContain(en.projectMap.tags.replace('{{minutes}}', '10'));
     await expect(page.locator('[data-testid="project-open-map"]').innerText()).resolves.toBe(en.projectMap.openMap);

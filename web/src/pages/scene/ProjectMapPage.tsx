@@ -93,7 +93,7 @@ function SceneCard({ item, minutes, onClose }: { item: ProjectScene; minutes: nu
           </Button>
         )}
         {mayOpen('/scene/floors') && (
-          <Button size="small" data-testid="project-open-floors" onClick={() => navigate(`/scene/floors?scene=${item.SceneId}`)}>
+          <Button size="small" autoInsertSpace={false} data-testid="project-open-floors" onClick={() => navigate(`/scene/floors?scene=${item.SceneId}`)}>
             {t('list.floors')}
           </Button>
         )}
