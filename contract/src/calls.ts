@@ -258,6 +258,7 @@ export const EXTRA_CALLS: readonly CallEntry[] = [
   { path: '/AccountFence/Attendance', area: 'fence', permission: 'user', note: 'attendance at account fences over a date range (totals or per day)' },
   { path: '/AccountFence/AttendanceDay', area: 'fence', permission: 'user', note: "one device's day at one fence as inside/outside intervals" },
   { path: '/AccountFence/AttendanceExport', area: 'fence', permission: 'user', note: 'the attendance table as a spreadsheet (streamed)' },
+  { path: '/Scene/ProjectMap', area: 'scene', permission: 'branchAdmin', note: "the project map: the subtree's scenes with floors, anchors and tags seen lately counted" },
   { path: '/Scene/Calibrate', area: 'scene', permission: 'branchAdmin', note: "fit the distance model of a floor's anchors from anchors hearing each other (changes nothing)" },
   { path: '/Scene/ApplyCalibration', area: 'scene', permission: 'branchAdmin', note: "store a calibration fit: RSSI at 1 m per anchor and the floor's exponent" },
   { path: '/SMS/Records', area: 'user', permission: 'user', note: 'alarm notices (SMS, e-mail) of the subtree with their delivery state' },

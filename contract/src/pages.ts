@@ -28,6 +28,7 @@ export const PAGE_CALLS: Record<string, readonly string[]> = {
   '/scene/beacons': ['/Scene/sceneInfoByMonitor'],
   '/scene/scenemap': ['/Scene/sceneInfoByMonitor'],
   '/scene/calibration': ['/Scene/sceneInfoByMonitor'],
+  '/scene/projectMap': ['/Scene/ProjectMap'],
   // The reports page: open to every role, so only a route list without it closes its calls.
   '/report/index': ['/Report/Trips', '/Report/Summary', '/Report/Alarms', '/Report/Export', '/Report/Settings', '/Report/SaveSettings', '/Report/Subscriptions', '/Report/SubscriptionSave', '/Report/SubscriptionDelete'],
 };

@@ -322,6 +322,7 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Scene/editBeaconsInfo': 'scene.edit',
   '/Scene/editBeaconsBatchInfo': 'scene.edit',
   '/Scene/DeleteBeaconsInfo': 'scene.edit',
+  '/Scene/ProjectMap': 'read',
   '/Scene/Calibrate': 'scene.edit',
   '/Scene/ApplyCalibration': 'scene.edit',
   // Push of alarms to partner companies.

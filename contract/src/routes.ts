@@ -172,6 +172,7 @@ export const PROTECTED_ROUTES: RouteDef[] = [
       { path: 'floors', view: 'SceneFloors', meta: { title: 'sceneFloors', icon: 'BuildOutlined', roles: ADMIN } },
       { path: 'aoa', view: 'SceneAoa', meta: { title: 'sceneAoa', icon: 'RadarChartOutlined', roles: ADMIN } },
       { path: 'beacons', view: 'SceneBeacons', meta: { title: 'sceneBeacons', icon: 'WifiOutlined', roles: ADMIN } },
+      { path: 'projectMap', view: 'SceneProjectMap', meta: { title: 'projectMap', icon: 'GlobalOutlined', roles: ADMIN } },
       { path: 'calibration', view: 'SceneCalibration', meta: { title: 'sceneCalibration', icon: 'ExperimentOutlined', roles: ADMIN } },
       { path: 'scenemap', view: 'SceneMap', hidden: true, meta: { title: 'sceneMap', roles: ADMIN } },
     ],

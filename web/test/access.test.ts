@@ -29,7 +29,7 @@ const TYPE_OF: Record<RoleLabel, number> = {
 const pagesOf = (label: RoleLabel) => new Set(pagePaths(permittedRoutes({ UserType: TYPE_OF[label], routes: '', PlatformAdmin: label === 'admin' })));
 const PLATFORM_ONLY = ['/alarm/rule', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/push/app'];
 
-const ADMIN_ONLY = ['/alarm/rule', '/track/index', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/inventory/list', '/inventory/sales', '/inventory/batch', '/position/bindBeacon', '/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/calibration', '/scene/scenemap', '/push/sendMessage', '/push/pushlist', '/push/app'];
+const ADMIN_ONLY = ['/alarm/rule', '/track/index', '/indoorBeacons/index', '/model/list', '/model/protocol', '/model/command', '/inventory/list', '/inventory/sales', '/inventory/batch', '/position/bindBeacon', '/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/projectMap', '/scene/calibration', '/scene/scenemap', '/push/sendMessage', '/push/pushlist', '/push/app'];
 const EVERY_ROLE = ['/', '/devices/list', '/devices/detail', '/devices/roles', '/alarm/record', '/alarm/alarmSetting', '/account/accounts', '/account/showfence', '/deviceFence', '/deviceAlarm', '/setting/platform'];
 const DASHBOARD: RoleLabel[] = ['admin', 'editor', 'editor-indoor', 'editor-healthdata', 'editor-healthdata-innor'];
 const HEALTH: RoleLabel[] = ['admin', 'editor', 'editor-indoor', 'editor-datashow', 'editor-all-indoor-datashow'];
@@ -161,13 +161,16 @@ describe('menu', () => {
     expect(alarm?.children?.map((c) => c.key)).toEqual(['/alarm/rule', '/alarm/record', '/alarm/alarmSetting', '/alarm/escalation']);
   });
 
-  it('has the scene applications group with the beacon calibration entry (SPEC §2), for administrators only', () => {
+  it('has the scene applications group with the project map and beacon calibration entries (SPEC §2), for administrators only', () => {
     const scenes = adminMenu.find((m) => m.key === '/scene');
     expect(scenes).toMatchObject({ title: 'sceneApplications', icon: 'BankOutlined' });
-    expect(scenes?.children?.map((c) => c.key)).toEqual(['/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/calibration']);
+    expect(scenes?.children?.map((c) => c.key)).toEqual(['/scene/sencelist', '/scene/floors', '/scene/aoa', '/scene/beacons', '/scene/projectMap', '/scene/calibration']);
     expect(scenes?.children?.find((c) => c.key === '/scene/calibration')).toMatchObject({ title: 'sceneCalibration', icon: 'ExperimentOutlined' });
+    expect(scenes?.children?.find((c) => c.key === '/scene/projectMap')).toMatchObject({ title: 'projectMap', icon: 'GlobalOutlined' });
     for (const label of ROLE_LABELS.filter((l) => l !== 'admin')) {
-      expect(menuPaths(buildMenu(permittedRoutes({ UserType: TYPE_OF[label], routes: '' })))).not.toContain('/scene/calibration');
+      const menu = menuPaths(buildMenu(permittedRoutes({ UserType: TYPE_OF[label], routes: '' })));
+      expect(menu).not.toContain('/scene/calibration');
+      expect(menu).not.toContain('/scene/projectMap');
     }
     // A route list that names the page opens it with its group.
     const listed = buildMenu(permittedRoutes({ UserType: 3, routes: '/scene/calibration' }));

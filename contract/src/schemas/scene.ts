@@ -23,6 +23,8 @@
 // - /Scene/BeaconsInfoList, BeaconsInfoByMonitor   anchors (paged / all of a scene or floor).
 // - /Scene/addBeaconsInfoByMonitor, editBeaconsInfo, editBeaconsBatchInfo, DeleteBeaconsInfo,
 //   DelBeaconsInfoByMonitor                        anchors.
+// - /Scene/ProjectMap (ours)                       the scenes of the caller's subtree on the project map,
+//                                                  each with the tags seen in it lately.
 // - /Scene/Calibrate (ours)                        fit RSSI@1m per anchor and the floor's exponent
 //                                                  from anchors hearing each other; nothing changes.
 // - /Scene/ApplyCalibration (ours)                 store a fit.
@@ -200,6 +202,16 @@ export const anchorSchema = z.object({
   CreatedAt: z.string(),
 });
 export type Anchor = z.infer<typeof anchorSchema>;
+
+/** The project map: tags seen in a scene within this many minutes are counted. */
+export const PROJECT_MAP_TAG_MINUTES = 10;
+export const projectMapRequest = z.object({});
+export const projectMapSceneSchema = sceneSchema.extend({
+  /** Devices of the caller's subtree whose latest indoor fix, within PROJECT_MAP_TAG_MINUTES, is in this scene. */
+  TagCount: z.number(),
+});
+export type ProjectMapScene = z.infer<typeof projectMapSceneSchema>;
+export const projectMapResponse = ok({ Items: z.array(projectMapSceneSchema), Minutes: z.number() });
 
 export const sceneDetailRequest = z.object({ SceneId: id });
 export const sceneDetailResponse = ok({
@@ -387,6 +399,7 @@ export const sceneSchemas = {
   '/Scene/editBeaconsBatchInfo': { request: editAnchorsBatchRequest, response: batchResultResponse },
   '/Scene/DeleteBeaconsInfo': { request: deleteAnchorsRequest, response: batchResultResponse },
   '/Scene/DelBeaconsInfoByMonitor': { request: deleteAnchorsRequest, response: batchResultResponse },
+  '/Scene/ProjectMap': { request: projectMapRequest, response: projectMapResponse },
   '/Scene/Calibrate': { request: calibrateRequest, response: calibrateResponse },
   '/Scene/ApplyCalibration': { request: applyCalibrationRequest, response: ok({}) },
 };

@@ -42,6 +42,7 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   SceneBeacons: () => import('../pages/scene/SceneBeaconsPage'),
   SceneMap: () => import('../pages/scene/SceneMapPage'),
   SceneCalibration: () => import('../pages/scene/SceneCalibrationPage'),
+  SceneProjectMap: () => import('../pages/scene/ProjectMapPage'),
   SendMessage: () => import('../pages/push/SendMessagePage'),
   PushList: () => import('../pages/push/PushListPage'),
   AppVersion: () => import('../pages/push/AppVersionPage'),

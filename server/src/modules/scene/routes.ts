@@ -5,10 +5,10 @@
 // (SCENES_CHANGED_TOPIC) so every positioning engine reloads. The ByMonitor variants of the admin
 // calls are the same handlers. /Scene/Calibrate and /Scene/ApplyCalibration live elsewhere.
 import { sql } from 'drizzle-orm';
-import { State } from '@wt/contract';
+import { State, scene as schemas } from '@wt/contract';
 import { defineCall } from '../../calls.js';
-import { accountInScope } from '../../lib/scope.js';
-import { allOf, contains } from '../../lib/sql.js';
+import { accountInScope, subtreePattern } from '../../lib/scope.js';
+import { allOf, contains, rows } from '../../lib/sql.js';
 import { indoorTrack, liveDevices } from './live.js';
 import {
   anchorsWhere,
@@ -18,6 +18,7 @@ import {
   floorInReach,
   floorNotFound,
   floorsWhere,
+  idList,
   sceneInReach,
   sceneReach,
   scenesWhere,
@@ -71,6 +72,32 @@ export const sceneCalls = [
     if (q.EnabledOnly) conds.push(sql`s.enabled`);
     // At most 5 per owner and a bounded depth of owners: the list is small.
     return { State: State.OK, Items: await withFloors(db, await scenesWhere(db, allOf(conds))) };
+  }),
+
+  // The project map: every scene of the caller's subtree (enabled or not) with its floors and anchors
+  // counted, and the tags of the subtree seen in it lately (their latest indoor fix, by scene: one
+  // pass over the subtree's device states, grouped).
+  defineCall('/Scene/ProjectMap', async (ctx) => {
+    const { db } = ctx.deps.database;
+    const scenes = await scenesWhere(db, sceneReach(ctx.user, 'edit'), sql`ORDER BY s.name, s.id`);
+    const minutes = schemas.PROJECT_MAP_TAG_MINUTES;
+    const counts = scenes.length
+      ? await rows<{ scene_id: number; n: number }>(
+          db,
+          sql`SELECT st.indoor_scene_id AS scene_id, count(*)::int AS n
+            FROM device_state st JOIN devices d ON d.id = st.device_id
+            WHERE st.indoor_scene_id IN (${idList(scenes.map((x) => x.SceneId))})
+              AND st.indoor_time > now() - make_interval(mins => ${minutes})
+              AND d.account_id IN (SELECT id FROM accounts WHERE path LIKE ${subtreePattern(ctx.user)})
+            GROUP BY st.indoor_scene_id`,
+        )
+      : [];
+    const bySceneId = new Map(counts.map((c) => [Number(c.scene_id), Number(c.n)]));
+    return {
+      State: State.OK,
+      Minutes: minutes,
+      Items: scenes.map((x) => ({ ...x, TagCount: bySceneId.get(x.SceneId) ?? 0 })),
+    };
   }),
 
   defineCall('/Scene/sceneInfoByMonitor', async (ctx, q) => {

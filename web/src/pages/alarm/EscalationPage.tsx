@@ -3,7 +3,7 @@
 // `alarm.setting` edits the account's own policy (enabled, ordered steps of wait, recipients and
 // channels, the last step's repeat and cap) or deletes it (the inherited one applies again).
 import { useState } from 'react';
-import { Button, Card, Checkbox, Col, Form, InputNumber, Row, Select, Space, Switch, Tag, TreeSelect, Typography } from 'antd';
+import { Button, Card, Checkbox, Col, Form, InputNumber, Row, Select, Space, Switch, Tag, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -21,7 +21,7 @@ import { USER_DATA } from '../../i18n/texts';
 import { FormDialog, ListPage } from '../../patterns';
 import { useSession } from '../../stores/session';
 import { AccountSelect } from '../devices/dialogs/AccountSelect';
-import { useAccountTree } from '../account/accounts/useAccountTree';
+import { AccountTreeSelect } from '../../components/AccountTreeSelect';
 import { ALARM_KEY, useAlarmTypeName } from './queries';
 
 export const ESCALATION_KEY = [...ALARM_KEY, 'escalation'] as const;
@@ -42,23 +42,6 @@ export function stepText(t: TFunction, s: Step): string {
 }
 
 const NEW_STEP: Step = { Wait: 0, Contacts: [], DutyUsers: [], Parent: false, Channels: ['console'] };
-
-function DutyUsersSelect({ value, onChange }: { value?: number[]; onChange?: (v: number[]) => void }) {
-  const { t } = useTranslation();
-  const tree = useAccountTree();
-  return (
-    <TreeSelect<number[]>
-      {...tree.props}
-      multiple
-      value={value}
-      onChange={(v) => onChange?.(v)}
-      treeNodeLabelProp="title"
-      placeholder={t('alarm:escalation.dutyUsers')}
-      popupMatchSelectWidth={false}
-      style={{ width: '100%' }}
-    />
-  );
-}
 
 function StepsFields() {
   const { t } = useTranslation();
@@ -101,7 +84,7 @@ function StepsFields() {
                 </Col>
                 <Col span={10}>
                   <Form.Item name={[f.name, 'DutyUsers']} label={t('alarm:escalation.dutyUsers')}>
-                    <DutyUsersSelect />
+                    <AccountTreeSelect chosenLabel="title" placeholder={t('alarm:escalation.dutyUsers')} matchFieldWidth={false} />
                   </Form.Item>
                 </Col>
                 <Col span={6}>

@@ -30,7 +30,7 @@ import { DistrictPicker } from './district';
 import type { MapAccountFence } from './FenceLayers';
 import { ACCOUNT_FENCE_KEYS, useWatchedPositions, type AccountFence, type FenceType } from './queries';
 import { ScheduleInput } from './ScheduleInput';
-import { WatchedAccountsSelect, type KnownAccount } from './WatchedAccountsSelect';
+import { AccountTreeSelect, type KnownAccount } from '../../../components/AccountTreeSelect';
 
 type CreateValues = z.input<typeof schemas.createAccountFenceRequest>;
 export type FenceValues = CreateValues & { FenceId?: number };
@@ -152,7 +152,12 @@ function FenceFields({
           <Input maxLength={64} data-testid="fence-name" />
         </Form.Item>
         <Form.Item name="UserIds" label={t('fields.accounts')} required>
-          <WatchedAccountsSelect known={known} />
+          <AccountTreeSelect
+            known={known}
+            placeholder={t('form.accountsPlaceholder')}
+            noMatchText={t('form.noAccount')}
+            testId="fence-accounts"
+          />
         </Form.Item>
         <Form.Item
           name="IncludeChildren"
