@@ -31,7 +31,7 @@ export function PartiesPage({ kind }: { kind: 'supplier' | 'customer' }) {
       search={[{ type: 'text', name: 'Keyword', label: t('erp:keyword') }]}
       fetch={(q) => (isSupplier ? call('/Erp/SupplierList', q) : call('/Erp/CustomerList', q)) as Promise<{ Total: number; Items: Row[] }>}
       toolbar={(ctx) => [
-        addAction(t(addTitle), () => setEditing({ row: null }), { visible: mayEdit }),
+        addAction(t(addTitle), () => setEditing({ row: null }), { visible: mayEdit, testId: 'party-add' }),
         <ExportButton
           key="export"
           path="/Erp/ListExport"
@@ -76,7 +76,7 @@ export function PartiesPage({ kind }: { kind: 'supplier' | 'customer' }) {
         invalidate={[ERP_KEY]}
         onClose={() => setEditing(null)}
         fields={[
-          { name: 'Name', label: t('erp:name'), required: true, input: <Input maxLength={100} /> },
+          { name: 'Name', label: t('erp:name'), required: true, input: <Input maxLength={100} data-testid="party-name" /> },
           { name: 'Contact', label: t('erp:party.contact'), input: <Input maxLength={64} /> },
           { name: 'Phone', label: t('erp:party.phone'), input: <Input maxLength={32} /> },
           { name: 'Address', label: t('erp:party.address'), input: <Input maxLength={200} /> },
