@@ -99,7 +99,7 @@ export function PurchaseOrderView({ order, onClose }: { order: Purchase | null; 
   return (
     <Modal open={order !== null} title={order ? t('erp:purchase.view', { no: order.OrderNo }) : ''} onCancel={onClose} footer={null} width={760} destroyOnHidden>
       {order ? (
-        <Space orientation="vertical" style={{ width: '100%' }} data-testid="purchase-view">
+        <Space orientation="vertical" style={{ width: '100%' }} data-testid="purchase-order-view">
           <Descriptions size="small" column={2} bordered>
             <Descriptions.Item label={t('erp:purchase.orderNo')}>{order.OrderNo}</Descriptions.Item>
             <Descriptions.Item label={t('erp:purchase.poNo')}>{order.PoNo}</Descriptions.Item>
