@@ -3,7 +3,7 @@
 // (which becomes its amount) as quantities change, an audited order shown read-only, and the goods
 // receipt dialog with each line's ordered, received and remaining quantities, a fully received line
 // closed, only lines with a quantity sent, and the server's over-receipt refusal shown under the
-// line it names.
+// line it names; the sales record dialog taking its customer from the master data.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -151,5 +151,32 @@ describe('purchase order dialogs', () => {
     // The server's "Lines.0" is the dialog's second row.
     const refusal = await within(form).findByText(t('messages:erp.overReceipt', { line: 2, item: 'W1', remaining: 39 }));
     expect(refusal.closest('tr')).toBe(within(lines).getAllByRole('row')[2]);
+  });
+});
+
+describe('sales record dialog', () => {
+  it('picks the customer from the master data and takes its name as the customer company', async () => {
+    const { default: ErpSalesPage } = await import('../src/pages/erp/ErpSalesPage');
+    setFetch((async (url: RequestInfo | URL) => {
+      const path = String(url).replace(/^\/api/, '');
+      const answer = (data: object) => new Response(JSON.stringify({ State: 200, ...data }), { status: 200 });
+      if (path === '/Erp/CustomerList') return answer({ Total: 1, Items: [{ Id: 4, Name: 'Harbour Shop' }] });
+      return answer({ Items: [], Total: 0 });
+    }) as typeof fetch);
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <App>
+            <ErpSalesPage />
+          </App>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: new RegExp(t('erp:sale.add')) }));
+    const form = await screen.findByTestId('erp-sale-form');
+    const select = within(form).getByTestId('erp-sale-customer-id');
+    fireEvent.mouseDown(select.querySelector('.ant-select-selector') ?? select);
+    fireEvent.click(await screen.findByText('Harbour Shop', { selector: '.ant-select-item-option-content *, .ant-select-item-option-content' }));
+    await waitFor(() => expect((within(form).getByTestId('erp-sale-customer') as HTMLInputElement).value).toBe('Harbour Shop'));
   });
 });
