@@ -284,6 +284,9 @@ export const CALL_ACTIONS: Record<string, CallNeed> = {
   '/Erp/StockAt': 'read',
   '/Erp/Report': 'read',
   '/Erp/ReportExport': 'read',
+  '/Erp/ReceiptList': 'read',
+  '/Erp/TransferList': 'read',
+  '/Erp/ListExport': 'read',
   // Reports.
   '/Report/Trips': 'read',
   '/Report/Summary': 'read',

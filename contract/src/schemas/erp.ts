@@ -360,4 +360,60 @@ export const reportSchemas = {
   '/Erp/ReportExport': { request: reportRequest, response: z.unknown().describe('the .xlsx file') },
 } as const;
 
-export const erpSchemas = { ...erpSchemas_, ...reportSchemas } as const;
+// ---- ledger documents: receipts and transfers listed, ERP lists as spreadsheets ---------------------
+
+const optionalFilterId = z.preprocess((v) => (v === '' || v === null || v === 0 ? undefined : v), optionalId);
+/** One goods receipt with its lines (item, quantity) and totals. */
+export const receiptSchema = z.object({
+  Id: z.number(),
+  OrderId: z.number(),
+  OrderNo: z.string(),
+  SupplierId: z.number().nullable(),
+  SupplierName: z.string(),
+  WarehouseId: z.number(),
+  WarehouseName: z.string(),
+  ReceivedOn: z.string(),
+  Quantity: z.number(),
+  Lines: z.array(z.object({ LineId: z.number(), Kind: z.number(), ItemId: z.number(), ItemName: z.string(), Quantity: z.number() })),
+  Remark: z.string(),
+  Created: z.string(),
+});
+/** Receipts newest first; the dates are the receipt days (calendar days, both ends included). */
+export const receiptList = z.object({
+  ...pageRequest,
+  OrderId: optionalFilterId,
+  SupplierId: optionalFilterId,
+  WarehouseId: optionalFilterId,
+  From: optionalDate,
+  To: optionalDate,
+});
+export const transferSchema = z.object({
+  Id: z.number(),
+  Kind: z.number(),
+  ItemId: z.number(),
+  ItemName: z.string(),
+  FromWarehouseId: z.number(),
+  FromWarehouseName: z.string(),
+  ToWarehouseId: z.number(),
+  ToWarehouseName: z.string(),
+  Quantity: z.number(),
+  Remark: z.string(),
+  Created: z.string(),
+});
+/** Transfers newest first; a warehouse filter matches either end. */
+export const transferList = z.object({
+  ...pageRequest,
+  Kind: z.preprocess((v) => (v === '' || v === null ? undefined : v), int(1, 2).optional()),
+  ItemId: optionalFilterId,
+  WarehouseId: optionalFilterId,
+});
+export const ERP_EXPORTS = ['suppliers', 'customers', 'purchases', 'receipts', 'transfers', 'stockAt'] as const;
+/** An ERP list as a spreadsheet: the list's name and the same filters as its call. */
+export const listExport = z.object({ List: z.enum(ERP_EXPORTS, { error: 'erp.exportInvalid' }), Filter: z.record(z.string(), z.unknown()).optional().default({}) });
+export const ledgerSchemas = {
+  '/Erp/ReceiptList': { request: receiptList, response: pageOf(receiptSchema) },
+  '/Erp/TransferList': { request: transferList, response: pageOf(transferSchema) },
+  '/Erp/ListExport': { request: listExport, response: z.unknown().describe('the .xlsx file') },
+} as const;
+
+export const erpSchemas = { ...erpSchemas_, ...reportSchemas, ...ledgerSchemas } as const;

@@ -10,6 +10,7 @@ import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
 import BorderOuterOutlined from '@ant-design/icons/es/icons/BorderOuterOutlined';
 import BorderOutlined from '@ant-design/icons/es/icons/BorderOutlined';
 import BuildOutlined from '@ant-design/icons/es/icons/BuildOutlined';
+import CalendarOutlined from '@ant-design/icons/es/icons/CalendarOutlined';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
 import CodeOutlined from '@ant-design/icons/es/icons/CodeOutlined';
 import ContainerOutlined from '@ant-design/icons/es/icons/ContainerOutlined';
@@ -29,6 +30,8 @@ import ExperimentOutlined from '@ant-design/icons/es/icons/ExperimentOutlined';
 import SendOutlined from '@ant-design/icons/es/icons/SendOutlined';
 import RiseOutlined from '@ant-design/icons/es/icons/RiseOutlined';
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
+import InboxOutlined from '@ant-design/icons/es/icons/InboxOutlined';
+import SwapOutlined from '@ant-design/icons/es/icons/SwapOutlined';
 import ShopOutlined from '@ant-design/icons/es/icons/ShopOutlined';
 import ShoppingCartOutlined from '@ant-design/icons/es/icons/ShoppingCartOutlined';
 import TagsOutlined from '@ant-design/icons/es/icons/TagsOutlined';
@@ -69,6 +72,9 @@ export const ROUTE_ICONS: Record<string, ComponentType> = {
   RiseOutlined,
   SettingOutlined,
   ShopOutlined,
+  CalendarOutlined,
+  InboxOutlined,
+  SwapOutlined,
   ShoppingCartOutlined,
   TagsOutlined,
   TeamOutlined,

@@ -282,3 +282,98 @@ export async function stockAt(ctx: AuthedContext, q: Req<'stockAtRequest'>) {
     })),
   };
 }
+
+// ---- receipts and transfers listed ---------------------------------------------------------------
+
+/** Names of warehouses by id (seeded ones in the reader's language). */
+async function warehouseNames(db: Db, ctx: AuthedContext, ids: number[]) {
+  const want = [...new Set(ids.filter((x) => x > 0))];
+  const found = want.length ? await db.select({ id: invStores.id, name: invStores.name, seeded: invStores.seeded }).from(invStores).where(inArray(invStores.id, want)) : [];
+  return new Map(found.map((s) => [s.id, storeName(ctx.locale, s)]));
+}
+
+export async function listReceipts(ctx: AuthedContext, q: Req<'receiptList'>) {
+  const { db } = ctx.deps.database;
+  const where = and(
+    ownedBySubtree(erpReceipts.accountId, ctx.user),
+    q.OrderId ? eq(erpReceipts.orderId, q.OrderId) : undefined,
+    q.WarehouseId ? eq(erpReceipts.warehouseId, q.WarehouseId) : undefined,
+    q.SupplierId ? sql`${erpReceipts.orderId} IN (SELECT id FROM erp_purchases WHERE supplier_id = ${q.SupplierId})` : undefined,
+    q.From ? sql`${erpReceipts.receivedOn} >= ${sentDay(ctx.user, q.From)}` : undefined,
+    q.To ? sql`${erpReceipts.receivedOn} <= ${sentDay(ctx.user, q.To)}` : undefined,
+  );
+  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(erpReceipts).where(where);
+  const list = await db
+    .select({ r: erpReceipts, orderNo: erpPurchases.orderNo, supplierId: erpPurchases.supplierId, supplierName: erpSuppliers.name })
+    .from(erpReceipts)
+    .innerJoin(erpPurchases, eq(erpPurchases.id, erpReceipts.orderId))
+    .leftJoin(erpSuppliers, eq(erpSuppliers.id, erpPurchases.supplierId))
+    .where(where)
+    .orderBy(desc(erpReceipts.id))
+    .limit(q.PageCount)
+    .offset((q.PageNo - 1) * q.PageCount);
+  const ids = list.map((x) => x.r.id);
+  const lines = ids.length
+    ? await rows<{ receipt_id: number; line_id: number; kind: number; item_id: number; name: string | null; quantity: number }>(
+        db,
+        sql`SELECT rl.receipt_id, rl.line_id, pl.kind, pl.item_id, rl.quantity,
+                   CASE pl.kind WHEN 1 THEN (SELECT m.name FROM erp_materials m WHERE m.id = pl.item_id) ELSE (SELECT p.model_name FROM erp_products p WHERE p.id = pl.item_id) END AS name
+            FROM erp_receipt_lines rl JOIN erp_purchase_lines pl ON pl.id = rl.line_id
+            WHERE rl.receipt_id IN ${sql`(${sql.join(ids.map((x) => sql`${x}`), sql`, `)})`} ORDER BY rl.id`,
+      )
+    : [];
+  const stores = await warehouseNames(db, ctx, list.map((x) => x.r.warehouseId));
+  return {
+    ...OK,
+    Total: Number(c?.n ?? 0),
+    Items: list.map(({ r, orderNo, supplierId, supplierName }) => {
+      const mine = lines.filter((l) => Number(l.receipt_id) === r.id);
+      return {
+        Id: r.id,
+        OrderId: r.orderId,
+        OrderNo: orderNo,
+        SupplierId: supplierId,
+        SupplierName: supplierName ?? '',
+        WarehouseId: r.warehouseId,
+        WarehouseName: stores.get(r.warehouseId) ?? '',
+        ReceivedOn: r.receivedOn,
+        Quantity: mine.reduce((s, l) => s + Number(l.quantity), 0),
+        Lines: mine.map((l) => ({ LineId: Number(l.line_id), Kind: Number(l.kind), ItemId: Number(l.item_id), ItemName: l.name ?? '', Quantity: Number(l.quantity) })),
+        Remark: r.remark,
+        Created: shownTime(ctx.user, r.createdAt),
+      };
+    }),
+  };
+}
+
+export async function listTransfers(ctx: AuthedContext, q: Req<'transferList'>) {
+  const { db } = ctx.deps.database;
+  const where = and(
+    ownedBySubtree(erpTransfers.accountId, ctx.user),
+    q.Kind ? eq(erpTransfers.kind, q.Kind) : undefined,
+    q.ItemId ? eq(erpTransfers.itemId, q.ItemId) : undefined,
+    q.WarehouseId ? or(eq(erpTransfers.fromWarehouseId, q.WarehouseId), eq(erpTransfers.toWarehouseId, q.WarehouseId)) : undefined,
+  );
+  const name = sql<string>`CASE erp_transfers.kind WHEN 1 THEN (SELECT m.name FROM erp_materials m WHERE m.id = erp_transfers.item_id)
+    ELSE (SELECT p.model_name FROM erp_products p WHERE p.id = erp_transfers.item_id) END`;
+  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(erpTransfers).where(where);
+  const list = await db.select({ t: erpTransfers, name }).from(erpTransfers).where(where).orderBy(desc(erpTransfers.id)).limit(q.PageCount).offset((q.PageNo - 1) * q.PageCount);
+  const stores = await warehouseNames(db, ctx, list.flatMap(({ t }) => [t.fromWarehouseId, t.toWarehouseId]));
+  return {
+    ...OK,
+    Total: Number(c?.n ?? 0),
+    Items: list.map(({ t, name: n }) => ({
+      Id: t.id,
+      Kind: t.kind,
+      ItemId: t.itemId,
+      ItemName: n ?? '',
+      FromWarehouseId: t.fromWarehouseId,
+      FromWarehouseName: stores.get(t.fromWarehouseId) ?? '',
+      ToWarehouseId: t.toWarehouseId,
+      ToWarehouseName: stores.get(t.toWarehouseId) ?? '',
+      Quantity: t.quantity,
+      Remark: t.remark,
+      Created: shownTime(ctx.user, t.createdAt),
+    })),
+  };
+}

@@ -3,6 +3,7 @@ import { defineCall } from '../../calls.js';
 import * as s from './service.js';
 import * as l from './ledger.js';
 import { report, reportExport } from './reports.js';
+import { listExport } from './export.js';
 
 export const erpCalls = [
   defineCall('/Erp/MaterialList', s.listMaterials),
@@ -36,4 +37,7 @@ export const erpCalls = [
   defineCall('/Erp/StockAt', l.stockAt),
   defineCall('/Erp/Report', report),
   defineCall('/Erp/ReportExport', reportExport),
+  defineCall('/Erp/ReceiptList', l.listReceipts),
+  defineCall('/Erp/TransferList', l.listTransfers),
+  defineCall('/Erp/ListExport', listExport),
 ];

@@ -2,15 +2,17 @@
 // purpose, amount) with what was paid and invoiced and their audit state; batches and invoices in
 // the order's drawer; approval from unaudited to audited (SPEC §4), after which the order is fixed.
 import { useState } from 'react';
-import { Input, Select, Tag } from 'antd';
-import { AuditOutlined, DeleteOutlined, EditOutlined, ProfileOutlined } from '@ant-design/icons';
+import { Tag } from 'antd';
+import { AuditOutlined, DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, ProfileOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { erp } from '@wt/contract';
 import { call } from '../../api/client';
 import { userDataCell } from '../../i18n/texts';
-import { FormDialog, ListPage, addAction, type RowAction } from '../../patterns';
+import { ExportButton } from '../../components/ExportButton';
+import { ListPage, addAction, type RowAction } from '../../patterns';
 import { useCan } from '../../access/can';
 import { PurchaseDrawer, type Purchase } from './PurchaseDrawer';
+import { PurchaseOrderDialog, PurchaseOrderView } from './PurchaseOrderDialog';
+import { ReceiptDialog } from './ReceiptDialog';
 import { ERP_KEY } from './shared';
 
 const KEY = [...ERP_KEY, 'purchases'];
@@ -20,7 +22,8 @@ export default function ErpPurchasePage() {
   const mayEdit = useCan()('inventory.edit');
   const [editing, setEditing] = useState<{ row: Purchase | null } | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
-  const row = editing?.row;
+  const [viewing, setViewing] = useState<Purchase | null>(null);
+  const [receiving, setReceiving] = useState<Purchase | null>(null);
   return (
     <ListPage<Purchase, { Keyword?: string; Audit?: number }>
       queryKey={KEY}
@@ -31,8 +34,11 @@ export default function ErpPurchasePage() {
         { type: 'select', name: 'Audit', label: t('erp:purchase.audit'), options: [1, 2].map((a) => ({ value: a, label: t(`erp:purchase.audits.${a}`) })), width: 130 },
       ]}
       fetch={(q) => call('/Erp/PurchaseList', q)}
-      toolbar={[addAction(t('erp:purchase.add'), () => setEditing({ row: null }), { visible: mayEdit, testId: 'purchase-add' })]}
-      actionsColumn={{ title: t('erp:actions'), width: 300 }}
+      toolbar={(ctx) => [
+        addAction(t('erp:purchase.add'), () => setEditing({ row: null }), { visible: mayEdit, testId: 'purchase-add' }),
+        <ExportButton key="export" path="/Erp/ListExport" body={() => ({ List: 'purchases', Filter: ctx.search })} fileName={`${t('erp:export.purchases')}.xlsx`} testId="export-purchases" />,
+      ]}
+      actionsColumn={{ title: t('erp:actions'), width: 380 }}
       rowActions={(r): RowAction[] => [
         { key: 'detail', label: t('erp:purchase.batches'), icon: <ProfileOutlined />, testId: 'purchase-detail', onClick: () => setOpenId(r.Id) },
         {
@@ -46,7 +52,9 @@ export default function ErpPurchasePage() {
           success: t('erp:purchase.audited'),
           invalidate: [ERP_KEY],
         },
-        { key: 'edit', label: t('erp:edit'), icon: <EditOutlined />, visible: mayEdit && r.Audit === 1, onClick: () => setEditing({ row: r }) },
+        { key: 'receive', label: t('erp:receipt.receive'), icon: <InboxOutlined />, visible: mayEdit && r.Audit === 2 && r.Lines.some((l) => l.Received < l.Quantity), testId: 'purchase-receive', onClick: () => setReceiving(r) },
+        { key: 'edit', label: t('erp:edit'), icon: <EditOutlined />, visible: mayEdit && r.Audit === 1, testId: 'purchase-edit', onClick: () => setEditing({ row: r }) },
+        { key: 'view', label: t('erp:view'), icon: <EyeOutlined />, visible: r.Audit === 2, testId: 'purchase-view', onClick: () => setViewing(r) },
         {
           key: 'delete',
           label: t('erp:delete'),
@@ -62,6 +70,7 @@ export default function ErpPurchasePage() {
       columns={[
         { key: 'OrderNo', title: t('erp:purchase.orderNo'), dataIndex: 'OrderNo', width: 130, onCell: userDataCell },
         { key: 'PoNo', title: t('erp:purchase.poNo'), dataIndex: 'PoNo', width: 130, onCell: userDataCell },
+        { key: 'SupplierName', title: t('erp:supplier'), dataIndex: 'SupplierName', width: 150, onCell: userDataCell },
         { key: 'Content', title: t('erp:purchase.content'), dataIndex: 'Content', width: 200, onCell: userDataCell },
         { key: 'Purpose', title: t('erp:purchase.purpose'), width: 120, render: (_, r) => t(`erp:purchase.purposes.${r.Purpose}`) },
         { key: 'Amount', title: t('erp:purchase.amount'), dataIndex: 'Amount', width: 110, align: 'right' },
@@ -71,25 +80,9 @@ export default function ErpPurchasePage() {
         { key: 'Audit', title: t('erp:purchase.audit'), width: 100, render: (_, r) => <Tag color={r.Audit === 2 ? 'green' : 'orange'}>{t(`erp:purchase.audits.${r.Audit}`)}</Tag> },
       ]}
     >
-      <FormDialog<Record<string, unknown>>
-        open={editing !== null}
-        title={t(row ? 'erp:purchase.edit' : 'erp:purchase.add')}
-        schema={erp.purchaseSave}
-        initial={row ? { Id: row.Id, OrderNo: row.OrderNo, PoNo: row.PoNo, Content: row.Content, Purpose: row.Purpose, Amount: row.Amount } : { Purpose: 1 }}
-        transform={(v) => ({ ...v, Amount: v.Amount === undefined || v.Amount === null ? '' : String(v.Amount) })}
-        submit={(v) => call('/Erp/PurchaseSave', v as never)}
-        successMessage={t('erp:saved')}
-        invalidate={[ERP_KEY]}
-        onClose={() => setEditing(null)}
-        testId="purchase-form"
-        fields={[
-          { name: 'OrderNo', label: t('erp:purchase.orderNo'), required: true, input: <Input maxLength={64} data-testid="purchase-order-no" /> },
-          { name: 'PoNo', label: t('erp:purchase.poNo'), required: true, input: <Input maxLength={64} data-testid="purchase-po-no" /> },
-          { name: 'Content', label: t('erp:purchase.content'), required: true, input: <Input.TextArea rows={2} maxLength={500} data-testid="purchase-content" /> },
-          { name: 'Purpose', label: t('erp:purchase.purpose'), required: true, input: <Select options={[1, 2, 3].map((p) => ({ value: p, label: t(`erp:purchase.purposes.${p}`) }))} /> },
-          { name: 'Amount', label: t('erp:purchase.amount'), required: true, input: <Input style={{ width: 180 }} data-testid="purchase-amount" /> },
-        ]}
-      />
+      <PurchaseOrderDialog editing={editing} onClose={() => setEditing(null)} />
+      <PurchaseOrderView order={viewing} onClose={() => setViewing(null)} />
+      <ReceiptDialog order={receiving} onClose={() => setReceiving(null)} />
       <PurchaseDrawer orderId={openId} mayEdit={mayEdit} onClose={() => setOpenId(null)} />
     </ListPage>
   );

@@ -3,7 +3,7 @@
 // sales detail (devices and shipping info) in a drawer; shipping writes the outbound order (the
 // products leave stock); discard makes a record obsolete.
 import { useState } from 'react';
-import { DatePicker, Descriptions, Drawer, Input, InputNumber, Select, Space, Table, Tag } from 'antd';
+import { DatePicker, Descriptions, Drawer, Form, Input, InputNumber, Select, Space, Table, Tag } from 'antd';
 import { CarOutlined, EditOutlined, ProfileOutlined, StopOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ import { userDataCell } from '../../i18n/texts';
 import { FormDialog, ListPage, addAction, type RowAction } from '../../patterns';
 import { useCan } from '../../access/can';
 import { useDictOptions } from '../inventory/shared';
-import { ERP_KEY, useStockThings } from './shared';
+import { ERP_KEY, useParties, useStockThings } from './shared';
 import { wallClock } from '../../session/time';
 
 type Sale = z.infer<typeof erp.erpSaleSchema>;
@@ -28,6 +28,27 @@ function parseDevices(text: string | undefined) {
     .map((l) => l.split(/[,，\s]+/).filter(Boolean))
     .filter((p) => p.length)
     .map(([Imei, Iccid = '', ExpiresAt]) => ({ Imei: Imei!, Iccid, ...(ExpiresAt ? { ExpiresAt } : {}) }));
+}
+
+/** The customer picked from the master data; its name becomes the record's customer company. */
+function CustomerSelect(props: { value?: number | null; onChange?: (v: number | null) => void }) {
+  const form = Form.useFormInstance();
+  const customers = useParties('customer');
+  return (
+    <Select
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      options={customers.options}
+      loading={customers.loading}
+      value={props.value ?? undefined}
+      onChange={(v?: number) => {
+        props.onChange?.(v ?? null);
+        const picked = customers.options.find((o) => o.value === v);
+        if (picked) form.setFieldValue('CustomerCompany', picked.label);
+      }}
+      data-testid="erp-sale-customer-id"
+    />
+  );
 }
 
 interface SaleForm {
@@ -110,7 +131,7 @@ export default function ErpSalesPage() {
         initial={
           row
             ? {
-                Id: row.Id, SalesNo: row.SalesNo, CustomerCompany: row.CustomerCompany, ProductId: row.ProductId, Quantity: row.Quantity, UnitPrice: row.UnitPrice,
+                Id: row.Id, SalesNo: row.SalesNo, CustomerId: row.CustomerId, CustomerCompany: row.CustomerCompany, ProductId: row.ProductId, Quantity: row.Quantity, UnitPrice: row.UnitPrice,
                 Receivable: row.Receivable, Actual: row.Actual, PayMethod: row.PayMethod, PayType: row.PayType, Invoicing: row.Invoicing, Salesperson: row.Salesperson,
                 Version: row.Version, SoldDay: dayjs(row.SoldAt), DevicesText: row.Devices.map((d) => [d.Imei, d.Iccid, d.ExpiresAt?.slice(0, 10) ?? ''].join(', ')).join('\n'),
               }
@@ -130,6 +151,7 @@ export default function ErpSalesPage() {
         testId="erp-sale-form"
         fields={[
           { name: 'SalesNo', label: t('erp:sale.salesNo'), required: true, input: <Input maxLength={64} data-testid="erp-sale-no" /> },
+          { name: 'CustomerId', label: t('erp:sale.customerPick'), input: <CustomerSelect /> },
           { name: 'CustomerCompany', label: t('erp:sale.customer'), required: true, input: <Input maxLength={100} data-testid="erp-sale-customer" /> },
           { name: 'ProductId', label: t('erp:modelName'), required: true, input: <Select options={products.options} loading={products.loading} data-testid="erp-sale-product" /> },
           { name: 'Quantity', label: t('erp:quantity'), required: true, input: <InputNumber min={1} style={{ width: 160 }} data-testid="erp-sale-quantity" /> },

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { erp } from '@wt/contract';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import { ExportButton } from '../../components/ExportButton';
 import { userDataCell } from '../../i18n/texts';
 import { FormDialog, ListPage, addAction, type RowAction } from '../../patterns';
 import { useCan } from '../../access/can';
@@ -29,7 +30,16 @@ export function PartiesPage({ kind }: { kind: 'supplier' | 'customer' }) {
       testId={isSupplier ? 'erp-suppliers' : 'erp-customers'}
       search={[{ type: 'text', name: 'Keyword', label: t('erp:keyword') }]}
       fetch={(q) => (isSupplier ? call('/Erp/SupplierList', q) : call('/Erp/CustomerList', q)) as Promise<{ Total: number; Items: Row[] }>}
-      toolbar={[addAction(t(addTitle), () => setEditing({ row: null }), { visible: mayEdit })]}
+      toolbar={(ctx) => [
+        addAction(t(addTitle), () => setEditing({ row: null }), { visible: mayEdit, testId: 'party-add' }),
+        <ExportButton
+          key="export"
+          path="/Erp/ListExport"
+          body={() => ({ List: isSupplier ? 'suppliers' : 'customers', Filter: ctx.search })}
+          fileName={`${t(isSupplier ? 'erp:export.suppliers' : 'erp:export.customers')}.xlsx`}
+          testId={isSupplier ? 'export-suppliers' : 'export-customers'}
+        />,
+      ]}
       actionsColumn={{ title: t('erp:actions'), width: 180 }}
       rowActions={(r): RowAction[] => [
         { key: 'edit', label: t('erp:edit'), icon: <EditOutlined />, visible: mayEdit, onClick: () => setEditing({ row: r }) },
@@ -66,7 +76,7 @@ export function PartiesPage({ kind }: { kind: 'supplier' | 'customer' }) {
         invalidate={[ERP_KEY]}
         onClose={() => setEditing(null)}
         fields={[
-          { name: 'Name', label: t('erp:name'), required: true, input: <Input maxLength={100} /> },
+          { name: 'Name', label: t('erp:name'), required: true, input: <Input maxLength={100} data-testid="party-name" /> },
           { name: 'Contact', label: t('erp:party.contact'), input: <Input maxLength={64} /> },
           { name: 'Phone', label: t('erp:party.phone'), input: <Input maxLength={32} /> },
           { name: 'Address', label: t('erp:party.address'), input: <Input maxLength={200} /> },

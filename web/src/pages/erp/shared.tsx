@@ -67,3 +67,18 @@ export function RecordDialog({ target, onClose }: { target: { kind: 1 | 2; id: n
     />
   );
 }
+
+/** Suppliers or customers (master data) as select options. */
+export function useParties(kind: 'supplier' | 'customer') {
+  const q = useQuery({
+    queryKey: [...ERP_KEY, kind === 'supplier' ? 'suppliers' : 'customers', 'options'],
+    queryFn: async () => (await (kind === 'supplier' ? call('/Erp/SupplierList', { PageNo: 1, PageCount: 1000 }) : call('/Erp/CustomerList', { PageNo: 1, PageCount: 1000 }))).Items.map((p) => ({ value: p.Id, label: p.Name })),
+  });
+  return { options: q.data ?? [], loading: q.isLoading };
+}
+
+/** An amount's cents, or null when the text is not an amount. */
+export function centsOf(v: unknown): number | null {
+  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
+  return /^\d{1,10}(\.\d{1,2})?$/.test(s) ? erp.toCents(s) : null;
+}
