@@ -7,16 +7,13 @@ import { useTranslation } from 'react-i18next';
 import { erpSales } from '@wt/contract';
 import { call } from '../../api/client';
 import { FormDialog } from '../../patterns';
-import { useDictOptions } from '../inventory/shared';
+import { splitList, useDictOptions } from '../inventory/shared';
 import { ERP_KEY } from './shared';
 
 export interface DeliveryTarget {
   Id: number;
   SalesNo: string;
 }
-
-/** IMEIs typed or scanned one per line (commas and spaces also separate). */
-export const parseImeis = (text: string | undefined) => (text ?? '').split(/[\s,，]+/).filter(Boolean);
 
 interface DeliveryForm {
   [k: string]: unknown;
@@ -34,7 +31,7 @@ export function DeliveryDialog({ sale, onClose }: { sale: DeliveryTarget | null;
       schema={erpSales.deliverySave}
       initial={sale ? { SaleId: sale.Id, Day: dayjs() } : {}}
       transform={({ Day, ImeisText, Quantity, ...v }) => {
-        const imeis = parseImeis(ImeisText);
+        const imeis = splitList(ImeisText);
         return { ...v, ...(imeis.length ? {} : { Quantity }), Imeis: imeis, DeliveredOn: (Day ?? dayjs()).format('YYYY-MM-DD') };
       }}
       rename={{ DeliveredOn: 'Day', Imeis: 'ImeisText' }}

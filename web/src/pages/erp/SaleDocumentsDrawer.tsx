@@ -12,7 +12,8 @@ import type { z } from 'zod';
 import { call } from '../../api/client';
 import { FormDialog } from '../../patterns';
 import { ERP_KEY } from './shared';
-import { parseImeis, type DeliveryTarget } from './DeliveryDialog';
+import { splitList } from '../inventory/shared';
+import type { DeliveryTarget } from './DeliveryDialog';
 
 type Delivery = z.infer<typeof erpSales.deliverySchema>;
 const PAY_COLORS: Record<number, string> = { 1: 'default', 2: 'green', 3: 'blue', 4: 'orange' };
@@ -140,7 +141,7 @@ export function SaleDocumentsDrawer({ sale, mayEdit, onClose }: { sale: Delivery
         schema={erpSales.salesReturnSave}
         initial={{ DeliveryId: returning?.Id, Day: dayjs() }}
         transform={({ Day, ImeisText, Quantity, ...v }) => {
-          const imeis = parseImeis(ImeisText);
+          const imeis = splitList(ImeisText);
           return { ...v, ...(imeis.length ? {} : { Quantity }), Imeis: imeis, ReturnedOn: day(Day) };
         }}
         rename={{ ReturnedOn: 'Day', Imeis: 'ImeisText' }}
