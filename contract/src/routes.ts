@@ -212,6 +212,7 @@ export const PROTECTED_ROUTES: RouteDef[] = [
       { path: 'customers', view: 'ErpCustomers', meta: { title: 'erpCustomers', icon: 'TeamOutlined', roles: ADMIN } },
       { path: 'purchase', view: 'ErpPurchase', meta: { title: 'erpPurchase', icon: 'ProfileOutlined', roles: ADMIN } },
       { path: 'sales', view: 'ErpSales', meta: { title: 'erpSales', icon: 'ShoppingCartOutlined', roles: ADMIN } },
+      { path: 'stockTakes', view: 'ErpStockTakes', meta: { title: 'erpStockTakes', icon: 'DatabaseOutlined', roles: ADMIN } },
       { path: 'reports', view: 'ErpReports', meta: { title: 'erpReports', icon: 'DashboardOutlined', roles: ADMIN } },
     ],
   },

@@ -56,6 +56,7 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   ErpCustomers: () => import('../pages/erp/ErpCustomersPage'),
   ErpPurchase: () => import('../pages/erp/ErpPurchasePage'),
   ErpSales: () => import('../pages/erp/ErpSalesPage'),
+  ErpStockTakes: () => import('../pages/erp/ErpStockTakesPage'),
   ErpReports: () => import('../pages/erp/ErpReportsPage'),
   Reports: () => import('../pages/report/ReportsPage'),
 };
