@@ -216,6 +216,7 @@ export const PROTECTED_ROUTES: RouteDef[] = [
       { path: 'transfers', view: 'ErpTransfers', meta: { title: 'erpTransfers', icon: 'SwapOutlined', roles: ADMIN } },
       { path: 'stockAt', view: 'ErpStockAt', meta: { title: 'erpStockAt', icon: 'CalendarOutlined', roles: ADMIN } },
       { path: 'sales', view: 'ErpSales', meta: { title: 'erpSales', icon: 'ShoppingCartOutlined', roles: ADMIN } },
+      { path: 'stockTakes', view: 'ErpStockTakes', meta: { title: 'erpStockTakes', icon: 'DatabaseOutlined', roles: ADMIN } },
       { path: 'reports', view: 'ErpReports', meta: { title: 'erpReports', icon: 'DashboardOutlined', roles: ADMIN } },
     ],
   },

@@ -10,9 +10,12 @@
 //   - the stock on hand at a date (/Erp/StockAt, materials of every warehouse at the end of a random
 //     day) over 1 000 000 ledger rows (500 materials x 4 warehouses, 500 moves each over two years,
 //     written with COPY): p50/p95, and the query's plan in PostgreSQL,
+//   - with --delivery: an ERP delivery of 10 000 IMEIs of an IMEI-tracked product (/Erp/DeliverySave
+//     by quantity, first-in; the devices handed to the customer's account), and 20 concurrent
+//     deliveries of 50 from one warehouse (none sells an IMEI twice),
 // and the machine's COPY ceiling (position rows/s, as bench:ingest measures it), with the load.
 //
-//   npm run bench:inventory -- [--items 1000000] [--batch 100000] [--sale 10000] [--samples 200] [--ledger 1000000]
+//   npm run bench:inventory -- [--items 1000000] [--batch 100000] [--sale 10000] [--samples 200] [--ledger 1000000] [--delivery [10000]]
 //
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): a database is created in it
 // and dropped afterwards.
@@ -31,6 +34,7 @@ const BATCH = Number(args.get('batch') ?? 100_000);
 const SALE = Number(args.get('sale') ?? 10_000);
 const SAMPLES = Number(args.get('samples') ?? 200);
 const LEDGER = Number(args.get('ledger') ?? 1_000_000);
+const DELIVERY = args.has('delivery') ? (args.get('delivery') === '1' ? 10_000 : Number(args.get('delivery'))) : 0;
 const imei = (prefix: string, i: number) => `${prefix}${String(i).padStart(15 - prefix.length, '0')}`;
 
 async function main() {
@@ -141,6 +145,27 @@ async function main() {
     )).rows;
     console.log(`ledger: ${bad!.n === 0 ? 'every balance equals its items in stock' : `${bad!.n} balances DIFFER from the items`}`);
 
+    // ---- ERP deliveries of an IMEI-tracked product ----
+    let deliveryBad = 0;
+    if (DELIVERY) {
+      const erp = (p: string, body: unknown) => post(`/Erp/${p}`, body, token);
+      const product = (await erp('ProductSave', { ModelName: 'BENCH-B', Colour: 1, InvModelId: models[1] })).Id;
+      const customer = (await erp('CustomerSave', { Name: 'Bench customer', PlatformAccountId: agent!.id })).Id;
+      const order = async (no: string, quantity: number) =>
+        (await erp('SaleSave', { SalesNo: no, CustomerCompany: 'Bench', CustomerId: customer, ProductId: product, Quantity: quantity, UnitPrice: '1', Receivable: '0', Actual: '0', PayMethod: 1, PayType: 1, SoldAt: '2026-11-26' })).Id;
+      const big = await order('BENCH-D', DELIVERY);
+      s0 = performance.now();
+      const d = await erp('DeliverySave', { SaleId: big, WarehouseId: stores[0], Quantity: DELIVERY, DeliveredOn: '2026-11-26' });
+      console.log(`ERP delivery of ${fmt(DELIVERY)} IMEIs (first-in, handed to the customer's account): ${fmt((performance.now() - s0) / 1000, 2)} s (target < 5 s; ${d.State === 200 ? 'ok' : JSON.stringify(d)})`);
+      const small = [];
+      for (let i = 0; i < 20; i++) small.push(await order(`BENCH-D${i}`, 50));
+      s0 = performance.now();
+      const runs = await Promise.all(small.map((id) => erp('DeliverySave', { SaleId: id, WarehouseId: stores[1], Quantity: 50, DeliveredOn: '2026-11-26' })));
+      const sold = runs.flatMap((r) => (r.State === 200 ? (r.Imeis as string[]) : []));
+      deliveryBad = (d.State === 200 ? 0 : 1) + sold.length - new Set(sold).size + runs.filter((r) => r.State !== 200).length;
+      console.log(`20 concurrent ERP deliveries of 50 from one warehouse: ${fmt((performance.now() - s0) / 1000, 2)} s (${runs.filter((r) => r.State === 200).length} delivered, ${fmt(sold.length)} IMEIs, ${fmt(sold.length - new Set(sold).size)} sold twice)`);
+    }
+
     // ---- stock on hand at a date over 1 000 000 ledger rows ----
     const MATERIALS = 500;
     const perSeries = Math.max(1, Math.round(LEDGER / (MATERIALS * stores.length)));
@@ -202,7 +227,7 @@ async function main() {
 
     console.log(`COPY ceiling: ${fmt(copyRate)} position rows/s (300,000 rows, one transaction)`);
     console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min) on ${os.cpus().length} cores`);
-    if (bad!.n !== 0 || sale.State !== 200) process.exitCode = 1;
+    if (bad!.n !== 0 || sale.State !== 200 || deliveryBad) process.exitCode = 1;
   } finally {
     await client.end();
     await platform.close();

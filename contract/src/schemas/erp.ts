@@ -52,11 +52,13 @@ const okNothing = ok({});
 
 export const materialSchema = z.object({ Id: z.number(), Name: z.string(), Supplier: z.string(), Remark: z.string(), Stock: z.number(), Created: z.string() });
 export const materialSave = z.object({ Id: optionalId, Name: requiredText('erp.nameRequired', 64), Supplier: text(100).optional().default(''), Remark: remark });
-export const productSchema = z.object({ Id: z.number(), ModelName: z.string(), Colour: z.number(), Remark: z.string(), Stock: z.number(), Created: z.string() });
+/** `InvModelId`: the inventory model whose IMEIs the product is (its stock is that model's items in stock). */
+export const productSchema = z.object({ Id: z.number(), ModelName: z.string(), Colour: z.number(), InvModelId: z.number().nullable(), Remark: z.string(), Stock: z.number(), Created: z.string() });
 export const productSave = z.object({
   Id: optionalId,
   ModelName: requiredText('erp.modelNameRequired', 64),
   Colour: int(1, 3, 'erp.colourRequired'),
+  InvModelId: z.preprocess((v) => (v === '' ? null : v), id.nullable().optional()),
   Remark: remark,
 });
 

@@ -28,6 +28,7 @@ import * as retention from './retention.js';
 import * as escalation from './escalation.js';
 import * as inventory from './inventory.js';
 import * as erp from './erp.js';
+import * as erpSales from './erp-sales.js';
 import * as report from './report.js';
 import * as beacon from './beacon.js';
 import * as location from './location.js';
@@ -136,6 +137,7 @@ const ALL_SCHEMAS = {
   ...escalation.escalationSchemas,
   ...inventory.inventorySchemas,
   ...erp.erpSchemas,
+  ...erpSales.erpSalesSchemas,
   ...report.reportSchemas,
   ...beacon.beaconSchemas,
   ...location.locationSchemas,
@@ -160,7 +162,7 @@ export type CallResponse<P extends CallPath> = z.output<(typeof SCHEMAS)[P]['res
 
 export { user };
 export { device, person, group, fence, catalogue, role, integration, account, oplog, platform, accountFence, scene, messaging };
-export { inventory, erp, report };
+export { inventory, erp, erpSales, report };
 export { beacon, location, masterSlave, asset };
 export * from './walk.js';
 export * from './issues.js';

@@ -60,6 +60,7 @@ export const VIEWS: Record<string, () => Promise<PageModule>> = {
   ErpTransfers: () => import('../pages/erp/ErpTransfersPage'),
   ErpStockAt: () => import('../pages/erp/ErpStockAtPage'),
   ErpSales: () => import('../pages/erp/ErpSalesPage'),
+  ErpStockTakes: () => import('../pages/erp/ErpStockTakesPage'),
   ErpReports: () => import('../pages/erp/ErpReportsPage'),
   Reports: () => import('../pages/report/ReportsPage'),
 };

@@ -1,6 +1,7 @@
 // The ERP (SPEC §3 ERP): materials and products (their stock in the stock ledger, kinds 'material'
 // and 'product'), their inbound/outbound records, purchase orders with batches and invoices, and
 // sales records with their devices and shipment. Money is integer cents (bigint), never floating point.
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const created = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -20,6 +21,8 @@ export const erpProducts = pgTable(
     modelName: text('model_name').notNull(),
     /** 1 black, 2 white, 3 yellow. */
     colour: smallint('colour').notNull(),
+    /** The inventory model (inv_models) whose IMEIs this product is: its stock is that model's items. */
+    invModelId: integer('inv_model_id'),
     remark: text('remark').notNull().default(''),
     createdAt: created(),
   },
@@ -231,4 +234,106 @@ export const erpTransfers = pgTable(
     createdAt: created(),
   },
   (t) => [index('erp_transfers_account_idx').on(t.accountId, t.id), index('erp_transfers_from_idx').on(t.fromWarehouseId), index('erp_transfers_to_idx').on(t.toWarehouseId)],
+);
+
+/**
+ * A delivery against a sales record: a quantity out of one warehouse (doc 'erp_delivery'). For an
+ * IMEI-tracked product the devices are handed over by an inventory sale (`inv_sale_id`, its items).
+ */
+export const erpDeliveries = pgTable(
+  'erp_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    saleId: integer('sale_id').notNull(),
+    warehouseId: integer('warehouse_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    deliveredOn: date('delivered_on', { mode: 'string' }).notNull(),
+    invSaleId: integer('inv_sale_id'),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [index('erp_deliveries_sale_idx').on(t.saleId), index('erp_deliveries_inv_sale_idx').on(t.invSaleId)],
+);
+
+/** Invoices issued to the customer of a sales record (never above the delivered value). */
+export const erpSaleInvoices = pgTable(
+  'erp_sale_invoices',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    saleId: integer('sale_id').notNull(),
+    number: text('number').notNull(),
+    invoiceDate: date('invoice_date', { mode: 'string' }).notNull(),
+    amountCents: cents('amount_cents'),
+    createdAt: created(),
+  },
+  (t) => [index('erp_sale_invoices_sale_idx').on(t.saleId), uniqueIndex('erp_sale_invoices_number_uq').on(t.accountId, t.number)],
+);
+
+/** Payments received for a sales record. */
+export const erpSalePayments = pgTable(
+  'erp_sale_payments',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    saleId: integer('sale_id').notNull(),
+    paidOn: date('paid_on', { mode: 'string' }).notNull(),
+    amountCents: cents('amount_cents'),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [index('erp_sale_payments_sale_idx').on(t.saleId)],
+);
+
+/**
+ * Returns: 1 a sales return against a delivery (stock back in, devices back from the customer),
+ * 2 a purchase return against a receipt line (stock back out to the supplier).
+ */
+export const erpReturns = pgTable(
+  'erp_returns',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    direction: smallint('direction').notNull(),
+    /** The delivery (sales return) or the purchase order line (purchase return). */
+    deliveryId: integer('delivery_id'),
+    lineId: integer('line_id'),
+    warehouseId: integer('warehouse_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    imeis: text('imeis').array().notNull().default(sql`'{}'::text[]`),
+    returnedOn: date('returned_on', { mode: 'string' }).notNull(),
+    remark: text('remark').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [index('erp_returns_delivery_idx').on(t.deliveryId), index('erp_returns_line_idx').on(t.lineId), index('erp_returns_account_idx').on(t.accountId, t.id)],
+);
+
+/** A stock-take of one warehouse: 1 counting, 2 confirmed (differences posted as doc 'erp_stocktake'). */
+export const erpStockTakes = pgTable(
+  'erp_stock_takes',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    warehouseId: integer('warehouse_id').notNull(),
+    state: smallint('state').notNull().default(1),
+    remark: text('remark').notNull().default(''),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: created(),
+  },
+  (t) => [index('erp_stock_takes_account_idx').on(t.accountId, t.id)],
+);
+
+/** A line of a count sheet: material (1) or product (2), expected from the ledger at start, counted. */
+export const erpStockTakeLines = pgTable(
+  'erp_stock_take_lines',
+  {
+    id: serial('id').primaryKey(),
+    takeId: integer('take_id').notNull(),
+    kind: smallint('kind').notNull(),
+    itemId: integer('item_id').notNull(),
+    expected: integer('expected').notNull(),
+    counted: integer('counted'),
+  },
+  (t) => [index('erp_stock_take_lines_take_idx').on(t.takeId)],
 );

@@ -2,6 +2,7 @@
 import { defineCall } from '../../calls.js';
 import * as s from './service.js';
 import * as l from './ledger.js';
+import * as sales from './sales.js';
 import { report, reportExport } from './reports.js';
 import { listExport } from './export.js';
 
@@ -35,6 +36,17 @@ export const erpCalls = [
   defineCall('/Erp/ReceiptSave', l.saveReceipt),
   defineCall('/Erp/TransferSave', l.saveTransfer),
   defineCall('/Erp/StockAt', l.stockAt),
+  defineCall('/Erp/DeliverySave', sales.saveDelivery),
+  defineCall('/Erp/SaleDocuments', sales.saleDocuments),
+  defineCall('/Erp/SaleInvoiceSave', sales.saveSaleInvoice),
+  defineCall('/Erp/SalePaymentSave', sales.saveSalePayment),
+  defineCall('/Erp/SalesReturnSave', sales.saveSalesReturn),
+  defineCall('/Erp/PurchaseReturnSave', sales.savePurchaseReturn),
+  defineCall('/Erp/ReturnList', sales.listReturns),
+  defineCall('/Erp/StockTakeList', sales.listStockTakes),
+  defineCall('/Erp/StockTakeStart', sales.startStockTake),
+  defineCall('/Erp/StockTakeCount', sales.countStockTake),
+  defineCall('/Erp/StockTakeConfirm', sales.confirmStockTake),
   defineCall('/Erp/Report', report),
   defineCall('/Erp/ReportExport', reportExport),
   defineCall('/Erp/ReceiptList', l.listReceipts),

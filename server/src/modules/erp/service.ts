@@ -10,7 +10,7 @@ import { State, erp as schemas } from '@wt/contract';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../calls.js';
 import type { Db } from '../../db/client.js';
-import { erpInvoices, erpMaterials, erpProducts, erpPurchaseBatches, erpPurchaseLines, erpPurchases, erpSuppliers, erpSaleDevices, erpSales, erpStockRecords, invStores } from '../../db/schema/index.js';
+import { erpInvoices, erpMaterials, erpProducts, erpPurchaseBatches, erpPurchaseLines, erpPurchases, erpSuppliers, erpSaleDevices, erpSales, erpStockRecords, invModels, invStores } from '../../db/schema/index.js';
 import { scopedCrud, type Tx } from '../../lib/crud.js';
 import { AppError, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { ownedBySubtree } from '../../lib/scope.js';
@@ -19,6 +19,7 @@ import { sentDay, sentInstant, shownTime, shownTimeOrNull, viewerDay } from '../
 import { applyMoves } from '../inventory/ledger.js';
 import { storeName } from '../inventory/dictionaries.js';
 import { linesOf, partyInScope, replaceLines } from './ledger.js';
+import { refuseWithDeliveries } from './sales.js';
 
 type Req<K extends keyof typeof schemas> = (typeof schemas)[K] extends z.ZodType ? z.output<(typeof schemas)[K]> : never;
 const { toCents, fromCents } = schemas;
@@ -47,7 +48,9 @@ export const products = scopedCrud({
     db
       .select({
         p: erpProducts,
-        stock: stockOf('product', 'erp_products'),
+        // An IMEI-tracked product's stock is its inventory model's items in stock.
+        stock: sql<number>`CASE WHEN erp_products.inv_model_id IS NULL THEN ${stockOf('product', 'erp_products')}
+          ELSE (SELECT coalesce(sum(b.quantity), 0)::int FROM stock_balances b JOIN inv_models m ON m.id = b.item_id AND m.account_id = b.account_id WHERE b.kind = 'item' AND b.item_id = erp_products.inv_model_id) END`,
         used: sql<boolean>`(${inUse(2, 'erp_products')} OR EXISTS (SELECT 1 FROM erp_sales s WHERE s.product_id = erp_products.id))`,
       })
       .from(erpProducts)
@@ -80,11 +83,16 @@ export async function listProducts(ctx: AuthedContext, q: { PageNo: number; Page
     orderBy: [desc(erpProducts.id)],
     page: page(q),
   });
-  return { ...OK, Total: r.total, Items: r.items.map(({ p, stock }) => ({ Id: p.id, ModelName: p.modelName, Colour: p.colour, Remark: p.remark, Stock: Number(stock), Created: shownTime(ctx.user, p.createdAt) })) };
+  return { ...OK, Total: r.total, Items: r.items.map(({ p, stock }) => ({ Id: p.id, ModelName: p.modelName, Colour: p.colour, InvModelId: p.invModelId, Remark: p.remark, Stock: Number(stock), Created: shownTime(ctx.user, p.createdAt) })) };
 }
 export async function saveProduct(ctx: AuthedContext, b: Req<'productSave'>) {
   const { db } = ctx.deps.database;
-  const values = { modelName: b.ModelName, colour: b.Colour, remark: b.Remark };
+  // The inventory model whose IMEIs the product is: one of the caller's subtree.
+  if (b.InvModelId) {
+    const [m] = await db.select({ id: invModels.id }).from(invModels).where(and(eq(invModels.id, b.InvModelId), ownedBySubtree(invModels.accountId, ctx.user)));
+    if (!m) throw fieldError('InvModelId', 'erp.invModelNotFound');
+  }
+  const values = { modelName: b.ModelName, colour: b.Colour, remark: b.Remark, ...(b.InvModelId !== undefined ? { invModelId: b.InvModelId } : {}) };
   if (b.Id) {
     await products.update(db, ctx.user, b.Id, values);
     return { ...OK, Id: b.Id };
@@ -453,11 +461,15 @@ export async function saveSale(ctx: AuthedContext, b: Req<'erpSaleSave'>) {
       // record's products already left the stock). The product row is locked so a stock-out racing
       // with the save is seen.
       if (!shipped) {
-        await tx.select({ id: erpProducts.id }).from(erpProducts).where(eq(erpProducts.id, b.ProductId)).for('update');
+        const [locked] = await tx.select({ id: erpProducts.id, invModelId: erpProducts.invModelId }).from(erpProducts).where(eq(erpProducts.id, b.ProductId)).for('update');
+        // An IMEI-tracked product's stock is its inventory model's items in stock.
         const [r] = await rows<{ n: number }>(
           tx as unknown as Db,
-          sql`SELECT coalesce(sum(quantity), 0)::int AS n FROM stock_balances b JOIN erp_products p ON p.id = b.item_id AND p.account_id = b.account_id
-              WHERE b.kind = 'product' AND b.item_id = ${b.ProductId}`,
+          locked?.invModelId
+            ? sql`SELECT coalesce(sum(quantity), 0)::int AS n FROM stock_balances b JOIN inv_models m ON m.id = b.item_id AND m.account_id = b.account_id
+                WHERE b.kind = 'item' AND b.item_id = ${locked.invModelId}`
+            : sql`SELECT coalesce(sum(quantity), 0)::int AS n FROM stock_balances b JOIN erp_products p ON p.id = b.item_id AND p.account_id = b.account_id
+                WHERE b.kind = 'product' AND b.item_id = ${b.ProductId}`,
         );
         if (Number(r?.n ?? 0) <= 0) throw fieldError('ProductId', 'erp.productNoStock');
       }
@@ -500,6 +512,8 @@ export async function shipSale(ctx: AuthedContext, b: Req<'erpSaleShip'>) {
     const s = await saleInScope(tx, ctx, b.Id, true);
     if (s.discarded) throw conflict('erp.saleDiscarded');
     if (s.shipState === 3) throw conflict('erp.saleShipped');
+    // A record delivered in parts has its stock moved by its deliveries.
+    await refuseWithDeliveries(tx, s.id);
     if (b.ShipState === 2) {
       await tx.update(erpSales).set({ shipState: 2 }).where(eq(erpSales.id, s.id));
       return { ...OK, OutboundNo: '' };
@@ -520,6 +534,7 @@ export async function discardSale(ctx: AuthedContext, id: number) {
   await db.transaction(async (tx) => {
     const s = await saleInScope(tx, ctx, id, true);
     if (s.discarded) throw conflict('erp.saleDiscarded');
+    await refuseWithDeliveries(tx, s.id);
     // A shipped record's products come back with a compensating move.
     if (s.shipState === 3) await applyMoves(tx, [{ accountId: s.accountId, kind: 'product', itemId: s.productId, docType: 'erp_discard', docId: s.id, quantity: s.quantity }]);
     await tx.update(erpSales).set({ discarded: true }).where(eq(erpSales.id, s.id));

@@ -4,7 +4,7 @@
 // products leave stock); discard makes a record obsolete.
 import { useState } from 'react';
 import { DatePicker, Descriptions, Drawer, Form, Input, InputNumber, Select, Space, Table, Tag } from 'antd';
-import { CarOutlined, EditOutlined, ProfileOutlined, StopOutlined } from '@ant-design/icons';
+import { CarOutlined, EditOutlined, FileTextOutlined, ProfileOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { erp } from '@wt/contract';
@@ -16,6 +16,8 @@ import { useCan } from '../../access/can';
 import { useDictOptions } from '../inventory/shared';
 import { ERP_KEY, useParties, useStockThings } from './shared';
 import { wallClock } from '../../session/time';
+import { DeliveryDialog } from './DeliveryDialog';
+import { SaleDocumentsDrawer } from './SaleDocumentsDrawer';
 
 type Sale = z.infer<typeof erp.erpSaleSchema>;
 const SHIP_COLORS: Record<number, string> = { 1: 'orange', 2: 'default', 3: 'green' };
@@ -65,6 +67,8 @@ export default function ErpSalesPage() {
   const [editing, setEditing] = useState<{ row: Sale | null } | null>(null);
   const [shipping, setShipping] = useState<Sale | null>(null);
   const [detail, setDetail] = useState<Sale | null>(null);
+  const [delivering, setDelivering] = useState<Sale | null>(null);
+  const [documents, setDocuments] = useState<Sale | null>(null);
   const row = editing?.row;
   return (
     <ListPage<Sale, { Keyword?: string; ShipState?: number; Discarded?: number }>
@@ -78,9 +82,11 @@ export default function ErpSalesPage() {
       ]}
       fetch={(q) => call('/Erp/SaleList', q)}
       toolbar={[addAction(t('erp:sale.add'), () => setEditing({ row: null }), { visible: mayEdit, testId: 'erp-sale-add' })]}
-      actionsColumn={{ title: t('erp:actions'), width: 260, fixed: 'right' }}
+      actionsColumn={{ title: t('erp:actions'), width: 420, fixed: 'right' }}
       rowActions={(r): RowAction[] => [
         { key: 'detail', label: t('erp:sale.devices'), icon: <ProfileOutlined />, onClick: () => setDetail(r) },
+        { key: 'deliver', label: t('erp:delivery.deliver'), icon: <SendOutlined />, testId: 'erp-sale-deliver', visible: mayEdit && !r.Discarded && r.ShipState !== 3, onClick: () => setDelivering(r) },
+        { key: 'documents', label: t('erp:documents.open'), icon: <FileTextOutlined />, testId: 'erp-sale-documents', onClick: () => setDocuments(r) },
         { key: 'ship', label: t('erp:sale.ship'), icon: <CarOutlined />, testId: 'erp-sale-ship', visible: mayEdit && !r.Discarded && r.ShipState !== 3, onClick: () => setShipping(r) },
         { key: 'edit', label: t('erp:edit'), icon: <EditOutlined />, visible: mayEdit && !r.Discarded, onClick: () => setEditing({ row: r }) },
         {
@@ -187,6 +193,8 @@ export default function ErpSalesPage() {
           { name: 'Day', label: t('erp:sale.shipDate'), input: <DatePicker allowClear={false} /> },
         ]}
       />
+      <DeliveryDialog sale={delivering} onClose={() => setDelivering(null)} />
+      <SaleDocumentsDrawer sale={documents} mayEdit={mayEdit} onClose={() => setDocuments(null)} />
       <Drawer open={detail !== null} onClose={() => setDetail(null)} size={640} title={detail?.SalesNo} destroyOnHidden>
         {detail ? (
           <Space orientation="vertical" size="large" style={{ width: '100%' }}>

@@ -11,6 +11,7 @@ import { userDataCell } from '../../i18n/texts';
 import { FormDialog, ListPage, addAction, type RowAction } from '../../patterns';
 import { useCan } from '../../access/can';
 import { ERP_KEY, RecordDialog } from './shared';
+import { useDictOptions } from '../inventory/shared';
 
 type Material = z.infer<typeof erp.materialSchema>;
 type Product = z.infer<typeof erp.productSchema>;
@@ -21,6 +22,7 @@ export function StockThingsPage({ kind }: { kind: 1 | 2 }) {
   const { t } = useTranslation();
   const mayEdit = useCan()('inventory.edit');
   const [editing, setEditing] = useState<{ row: Row | null } | null>(null);
+  const invModels = useDictOptions('models');
   const [record, setRecord] = useState<{ kind: 1 | 2; id: number; name: string; direction: 1 | 2 } | null>(null);
   const isMaterial = kind === 1;
   const nameOf = (r: Row) => (isMaterial ? r.Name! : r.ModelName!);
@@ -69,7 +71,7 @@ export function StockThingsPage({ kind }: { kind: 1 | 2 }) {
         open={editing !== null}
         title={t(isMaterial ? (row ? 'erp:material.edit' : 'erp:material.add') : row ? 'erp:product.edit' : 'erp:product.add')}
         schema={isMaterial ? erp.materialSave : erp.productSave}
-        initial={row ? { Id: row.Id, Name: row.Name, Supplier: row.Supplier, ModelName: row.ModelName, Colour: row.Colour, Remark: row.Remark } : {}}
+        initial={row ? { Id: row.Id, Name: row.Name, Supplier: row.Supplier, ModelName: row.ModelName, Colour: row.Colour, InvModelId: row.InvModelId ?? undefined, Remark: row.Remark } : {}}
         submit={(v) => (isMaterial ? call('/Erp/MaterialSave', v as never) : call('/Erp/ProductSave', v as never))}
         successMessage={t('erp:saved')}
         invalidate={[ERP_KEY]}
@@ -84,6 +86,7 @@ export function StockThingsPage({ kind }: { kind: 1 | 2 }) {
             : [
                 { name: 'ModelName', label: t('erp:modelName'), required: true, input: <Input maxLength={64} /> },
                 { name: 'Colour', label: t('erp:colour'), required: true, input: <Select options={[1, 2, 3].map((c) => ({ value: c, label: t(`erp:colours.${c}`) }))} /> },
+                { name: 'InvModelId', label: t('erp:invModel'), extra: t('erp:invModelHint'), input: <Select allowClear options={invModels.options} loading={invModels.loading} /> },
                 { name: 'Remark', label: t('erp:remark'), input: <Input.TextArea rows={2} maxLength={500} /> },
               ]
         }
