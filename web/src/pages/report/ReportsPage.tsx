@@ -13,6 +13,7 @@ import { ExportButton } from '../../components/ExportButton';
 import { useShownTime, useViewerOffset, shownAt } from '../../session/time';
 import { echarts } from '../health/charts';
 import { ReportThresholds } from './ThresholdsDialog';
+import { ReportSubscriptions } from './SubscriptionsDrawer';
 
 type Kind = 'trips' | 'summary' | 'alarms';
 type TripsAnswer = CallResponse<'/Report/Trips'>;
@@ -237,6 +238,7 @@ export default function ReportsPage() {
           {t('reports:run')}
         </Button>
         <ReportThresholds />
+        <ReportSubscriptions />
       </Space>
       <Tabs
         activeKey={tab}
