@@ -48,7 +48,7 @@ const all: ReportSubscription = {
   UserId: 1,
   Subject: 'admin',
   Enabled: false,
-  NextAt: '2026-04-01 06:00:00',
+  NextAt: '',
   LastSentAt: '',
   LastPeriod: '',
   LastError: 'The mail server refused the address',
@@ -132,6 +132,8 @@ describe('scheduled reports', () => {
     const second = within(rows[1] as HTMLElement);
     expect(second.getByText('Monthly')).toBeTruthy();
     expect(second.getByText('admin')).toBeTruthy();
+    // Switched off: neither a next mailing nor a last one.
+    expect(second.getAllByText('–')).toHaveLength(2);
     const error = second.getByText('The mail server refused the address');
     expect(error.closest('.ant-typography-danger')).not.toBeNull();
     expect((second.getByTestId('subscription-enabled-6') as HTMLElement).getAttribute('aria-checked')).toBe('false');

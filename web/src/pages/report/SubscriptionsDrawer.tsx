@@ -146,7 +146,8 @@ export function ReportSubscriptions() {
             { key: 'subject', title: t('reports:subscriptions.subject'), dataIndex: 'Subject' },
             { key: 'frequency', title: t('reports:subscriptions.frequency'), render: (_, r) => t(`reports:subscriptions.every.${r.Frequency}`) },
             { key: 'email', title: t('reports:subscriptions.email'), dataIndex: 'Email' },
-            { key: 'next', title: t('reports:subscriptions.nextAt'), dataIndex: 'NextAt' },
+            // Switched off: no next mailing.
+            { key: 'next', title: t('reports:subscriptions.nextAt'), render: (_, r) => r.NextAt || '–' },
             {
               key: 'last',
               title: t('reports:subscriptions.lastSentAt'),
