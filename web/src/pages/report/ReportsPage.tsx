@@ -1,6 +1,7 @@
 // Reports (/report/index): trips and stops of a device or a group, the summary per device per day, and
 // the alarms of a period, each a table with a chart and a workbook export written by the server. The
-// period is days of the account's zone; times are shown in it.
+// period is days of the account's zone; times are shown in it. A user who may export also keeps his
+// scheduled reports here (SubscriptionsDrawer).
 import { useState } from 'react';
 import { Button, Card, DatePicker, Empty, Input, Select, Space, Statistic, Table, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -13,6 +14,7 @@ import { ExportButton } from '../../components/ExportButton';
 import { useShownTime, useViewerOffset, shownAt } from '../../session/time';
 import { echarts } from '../health/charts';
 import { ReportThresholds } from './ThresholdsDialog';
+import { ReportSubscriptions } from './SubscriptionsDrawer';
 
 type Kind = 'trips' | 'summary' | 'alarms';
 type TripsAnswer = CallResponse<'/Report/Trips'>;
@@ -237,6 +239,7 @@ export default function ReportsPage() {
           {t('reports:run')}
         </Button>
         <ReportThresholds />
+        <ReportSubscriptions />
       </Space>
       <Tabs
         activeKey={tab}
