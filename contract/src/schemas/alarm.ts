@@ -235,6 +235,8 @@ export const THRESHOLD_LIMITS = {
   bloodPressure: { min: 20, max: 250 },
   temperature: { min: 16, max: 60 },
   bloodOxygen: { min: 80, max: 100 },
+  /** km/h. */
+  speed: { min: 1, max: 400 },
 } as const;
 const L = THRESHOLD_LIMITS;
 export const thresholdsSchema = z.object({
@@ -247,6 +249,7 @@ export const thresholdsSchema = z.object({
   bodyTempMax: bounded(L.temperature.min, L.temperature.max),
   wristTempMax: bounded(L.temperature.min, L.temperature.max),
   bloodOxygenMin: bounded(L.bloodOxygen.min, L.bloodOxygen.max),
+  speedLimit: bounded(L.speed.min, L.speed.max),
 });
 const pairs = [
   ['heartRateMin', 'heartRateMax'],
@@ -273,6 +276,7 @@ export const thresholdResponse = ok({
     bodyTempMax: num,
     wristTempMax: num,
     bloodOxygenMin: num,
+    speedLimit: num,
   }),
   /** Where they come from: device, account, ancestor or default. */
   Source: z.enum(['device', 'account', 'ancestor', 'default']),

@@ -13,7 +13,8 @@ import { ALARM_CODES, ALARM_TYPES, ALWAYS_ON_ALARM_CODES, DEFAULT_LOCALE, alarmT
 import type { QueryFn } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { alarmTypes } from '../db/schema/index.js';
-import { TOPICS, type AlarmEvent, type HealthEvent } from '../pipeline/events.js';
+import { TOPICS, type AlarmEvent, type HealthEvent, type PositionEvent } from '../pipeline/events.js';
+import { OVERSPEED_START, overspeedStep, speedReading, type OverspeedState } from './overspeed.js';
 import { REALTIME_TOPICS, movedPath, type AccountsMovedEvent, type AlarmClearedEvent, type AlarmRaisedEvent } from '../realtime/topics.js';
 import { alarmTypeName, renderAlarmMessage } from '../modules/alarm/format.js';
 import type { AlarmKind, HealthReading } from '@wt/protocols';
@@ -142,6 +143,12 @@ export class AlarmEngine {
   private thresholds = new Map<number, { th: HealthThresholds; source: ThresholdSource; at: number }>();
   private devices = new Map<number, { info: DeviceInfo | null; at: number }>();
   private published = new Map<number, number>();
+  /** Overspeed episode per device (only devices that reported a speed while a limit applies). */
+  private overspeed = new Map<number, OverspeedState>();
+  /** Each device's fixes are judged in order: the tail of its chain. */
+  private speedChains = new Map<number, Promise<unknown>>();
+  /** Whether any speed limit is set at all (most installations have none: positions cost nothing then). */
+  private speedLimits: Promise<boolean> | undefined;
   private unsubscribe: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private replayTimer: NodeJS.Timeout | undefined;
@@ -172,11 +179,22 @@ export class AlarmEngine {
         () => {
           // The types' threshold ranges are the default thresholds.
           this.thresholds.clear();
+          this.speedLimits = undefined;
           this.track(this.loadTypes());
         },
         { cluster: true },
       ),
-      bus.subscribe(ALARM_TOPICS.thresholdsChanged, () => this.thresholds.clear(), { cluster: true }),
+      bus.subscribe(
+        ALARM_TOPICS.thresholdsChanged,
+        () => {
+          this.thresholds.clear();
+          this.speedLimits = undefined;
+        },
+        { cluster: true },
+      ),
+      bus.subscribe<PositionEvent>(TOPICS.position, (e) => {
+        if (speedReading(e.speed) !== null) this.track(this.onPosition(e));
+      }),
       // A moved subtree: its devices' owners have new paths, and inherit other thresholds.
       bus.subscribe<AccountsMovedEvent>(
         REALTIME_TOPICS.accountsMoved,
@@ -261,6 +279,66 @@ export class AlarmEngine {
           lon: e.lon ?? null,
         },
       ];
+    });
+  }
+
+  /**
+   * A committed fix with a speed: ALARM_OVERSPEED_FIXES consecutive fixes above the device's speed
+   * limit raise one overspeed alarm; the first fix at or under it clears the alarm. A device's
+   * fixes are judged one after the other, in the order they were committed.
+   */
+  onPosition(e: PositionEvent): Promise<RaisedAlarm | null> {
+    const prev = this.speedChains.get(e.deviceId) ?? Promise.resolve();
+    const next = prev.catch(() => undefined).then(() => this.judgeSpeed(e));
+    this.speedChains.set(e.deviceId, next);
+    void next.finally(() => {
+      if (this.speedChains.get(e.deviceId) === next) this.speedChains.delete(e.deviceId);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async judgeSpeed(e: PositionEvent): Promise<RaisedAlarm | null> {
+    const speed = speedReading(e.speed);
+    if (speed === null) return null;
+    this.speedLimits ??= this.deps.database
+      .query<Row>(
+        `SELECT EXISTS (SELECT 1 FROM health_thresholds WHERE speed_limit IS NOT NULL)
+             OR EXISTS (SELECT 1 FROM alarm_types WHERE code = $1 AND max_value IS NOT NULL) AS "any"`,
+        [ALARM_CODES.overspeed],
+      )
+      .then((r) => r[0]?.any === true);
+    if (!(await this.speedLimits)) return null;
+    const device: DeviceInfo = { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath };
+    const limit = (await this.thresholdsFor(device)).th.speedLimit;
+    if (limit === null || limit === undefined) {
+      this.overspeed.delete(device.id);
+      return null;
+    }
+    const r = overspeedStep(this.overspeed.get(device.id) ?? OVERSPEED_START, speed, Number(limit), this.deps.config.ALARM_OVERSPEED_FIXES);
+    if (r.state.over === 0 && r.state.raised === false) this.overspeed.delete(device.id);
+    else {
+      if (this.overspeed.size > 100_000) this.overspeed.clear();
+      this.overspeed.set(device.id, r.state);
+    }
+    if (r.change === 'clear') {
+      const cleared: ClearedAlarm[] = [];
+      await this.deps.database.transaction(async (q) => {
+        cleared.length = 0;
+        await clearLive(q, `device_id = $1 AND type = $2`, [device.id, ALARM_CODES.overspeed], 'underLimit', e.time, cleared);
+      });
+      this.publishCleared(cleared);
+      return null;
+    }
+    if (r.change !== 'raise') return null;
+    return this.raise({
+      code: ALARM_CODES.overspeed,
+      device,
+      time: e.time,
+      messageKey: 'alarm.msg.overspeed',
+      params: { speed, limit: Number(limit) },
+      value: speed,
+      lat: e.lat,
+      lon: e.lon,
     });
   }
 
@@ -774,7 +852,8 @@ function refOf(r: Row) {
 
 const THRESHOLD_COLUMNS = `heart_rate_min AS "heartRateMin", heart_rate_max AS "heartRateMax", systolic_min AS "systolicMin",
   systolic_max AS "systolicMax", diastolic_min AS "diastolicMin", diastolic_max AS "diastolicMax",
-  body_temp_max AS "bodyTempMax", wrist_temp_max AS "wristTempMax", blood_oxygen_min AS "bloodOxygenMin"`;
+  body_temp_max AS "bodyTempMax", wrist_temp_max AS "wristTempMax", blood_oxygen_min AS "bloodOxygenMin",
+  speed_limit AS "speedLimit"`;
 
 /** Thresholds of a device (or of an account when deviceId is null), resolved up the tree. */
 export async function loadThresholds(deps: AppDeps, deviceId: number | null, accountPath: string) {

@@ -152,6 +152,8 @@ export const healthThresholds = pgTable(
     bodyTempMax: real('body_temp_max'),
     wristTempMax: real('wrist_temp_max'),
     bloodOxygenMin: real('blood_oxygen_min'),
+    /** km/h; overspeed alarms (rules/overspeed.ts). */
+    speedLimit: real('speed_limit'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

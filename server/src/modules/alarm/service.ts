@@ -498,7 +498,7 @@ export async function getThresholds(ctx: AuthedContext, b: { DeviceId?: number; 
   return { State: 200 as const, Item: r.thresholds, Source: r.source };
 }
 
-const FIELDS = ['heartRateMin', 'heartRateMax', 'systolicMin', 'systolicMax', 'diastolicMin', 'diastolicMax', 'bodyTempMax', 'wristTempMax', 'bloodOxygenMin'] as const;
+const FIELDS = ['heartRateMin', 'heartRateMax', 'systolicMin', 'systolicMax', 'diastolicMin', 'diastolicMax', 'bodyTempMax', 'wristTempMax', 'bloodOxygenMin', 'speedLimit'] as const;
 
 export async function saveThresholds(ctx: AuthedContext, b: Record<string, unknown> & { DeviceId?: number; Imei?: string; AccountId?: number; Inherit?: boolean }) {
   const t = await thresholdTarget(ctx, b);
