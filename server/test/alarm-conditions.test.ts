@@ -4,9 +4,15 @@
 // rendered in the reader's language, and seen only in its device's subtree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_CODES as C } from '@wt/contract';
+import type { DeviceMessage } from '@wt/protocols';
 import { TOPICS, type PositionEvent } from '../src/pipeline/events.js';
+import { locationWatches } from '../src/modules/location/watch.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { addDevice, engineOf, type TestDevice } from './alarm-fixtures.js';
+import { positionTenants, sceneWithFloor } from './position-fixtures.js';
+
+const ROOM: [number, number][] = [[2, 2], [8, 2], [8, 6], [2, 6]];
+const MIN = 60_000;
 
 describe.each(databases())('alarm conditions on %s', (kind) => {
   let p: TestPlatform;
@@ -18,8 +24,7 @@ describe.each(databases())('alarm conditions on %s', (kind) => {
 
   beforeAll(async () => {
     p = await startTestPlatform(kind, { ALARM_OVERSPEED_FIXES: '2', ALARM_REPEAT_WINDOW_SECONDS: '600' });
-    agent = (await p.login('agent01')).token;
-    operator = (await p.login('operator01')).token;
+    ({ agent, operator } = await positionTenants(p));
     car = await addDevice(p, 'clinic01', '865000000064001', 'Van 7');
     steady = await addDevice(p, 'clinic01', '865000000064002', 'Van 8');
     t0 = Date.now() - 3600_000;
@@ -110,6 +115,92 @@ describe.each(databases())('alarm conditions on %s', (kind) => {
       expect((await records(operator, { Type: C.overspeed })).Items.filter((i) => i.DeviceId === car.id || i.Imei === car.imei)).toEqual([]);
       expect((await records(operator, { Type: C.overspeed })).Total).toBe(0);
       expect((await records(agent, { Type: C.overspeed })).Total).toBe(1);
+    });
+  });
+
+  describe('stayed too long in a location', () => {
+    let floorId: number;
+    let sceneId: number;
+    let bathroom: number;
+    let resident: TestDevice;
+    let neighbour: TestDevice;
+
+    beforeAll(async () => {
+      ({ sceneId, floorId } = await sceneWithFloor(p, agent, 'Care home', { no: 1, name: 'Ground', description: 'Rooms' }));
+      expect(floorId).toBeGreaterThan(0);
+      resident = await addDevice(p, 'clinic01', '865000000066001', 'Room 12');
+      neighbour = await addDevice(p, 'clinic01', '865000000066002', 'Room 14');
+    });
+
+    const watch = () => locationWatches.get(p.deps)!;
+    const at = async (d: TestDevice, time: number, x: number) => {
+      const t = new Date(time);
+      const m: DeviceMessage = {
+        deviceId: d.imei,
+        protocol: 'uplink',
+        kind: 'position',
+        type: 'indoor',
+        time: t,
+        fix: { time: t, valid: true, lat: 22.54, lon: 113.93, accuracy: 1.5, indoor: { sceneId, floorId, x, y: 4, method: 'trilateration' } },
+      };
+      await p.deps.ingest.ingest([m], { transport: 'indoor', remote: 'test', mode: 'short' });
+      await watch().settled();
+      await engineOf(p).idle();
+    };
+
+    it('takes a maximum stay per location, bounded', async () => {
+      const base = { Name: 'Bathroom', Event: 1, Kind: 1, FloorId: floorId, Points: ROOM };
+      const bad = await p.call('/Bluetooth/AddBeaconLocationInfo', { ...base, MaxStayMinutes: 2000 }, agent, { 'accept-language': 'en' });
+      expect(bad.body.State).not.toBe(200);
+      expect(bad.body.Fields).toEqual([expect.objectContaining({ Field: 'MaxStayMinutes', Message: 'validation.max' })]);
+      const r = await p.call('/Bluetooth/AddBeaconLocationInfo', { ...base, MaxStayMinutes: 30 }, agent);
+      expect(r.body.State).toBe(200);
+      bathroom = r.body.LocationId as number;
+      const listed = await p.call('/Bluetooth/allBeaconLocationList', { Name: 'Bathroom' }, agent);
+      expect(listed.body.Items[0]).toMatchObject({ LocationId: bathroom, MaxStayMinutes: 30 });
+    });
+
+    it('raises past the maximum stay (31 min, not 29), once, and clears on leaving', async () => {
+      const t = Date.now() - 29.5 * MIN;
+      await at(resident, t - 1000, 1); // corridor
+      await at(resident, t, 4); // in
+      await at(resident, t + 1000, 5); // confirmed, dated t
+      await watch().checkStays(t + 29 * MIN);
+      const stays = () =>
+        p.deps.database.query<{ id: number; message_key: string; message_params: Record<string, unknown>; cleared_at: Date | null; created_at: Date }>(
+          `SELECT id, message_key, message_params, cleared_at, created_at FROM alarms WHERE device_id = $1 AND type = $2 ORDER BY id`,
+          [resident.id, C.stayedTooLong],
+        );
+      expect(await stays()).toEqual([]);
+
+      await watch().checkStays(t + 31 * MIN);
+      await engineOf(p).idle();
+      await watch().checkStays(t + 32 * MIN);
+      const [a, ...more] = await stays();
+      expect(more).toEqual([]);
+      expect(a).toMatchObject({ message_key: 'alarm.msg.stayedTooLong', message_params: { location: 'Bathroom', locationId: bathroom, minutes: 30 }, cleared_at: null });
+      const en = (await records(agent, { Type: C.stayedTooLong, DeviceId: resident.id }, 'en')).Items[0]!;
+      expect(en.Message).toBe('In Bathroom for over 30 minutes');
+      const zh = (await records(agent, { Type: C.stayedTooLong, DeviceId: resident.id }, 'zh-CN')).Items[0]!;
+      expect(zh.Message).toBe('在位置 Bathroom 停留超过 30 分钟');
+
+      // Out, now (after the alarm): three positions outside confirm the exit.
+      const out = Date.now();
+      await at(resident, out, 10);
+      await at(resident, out + 100, 11);
+      await at(resident, out + 200, 12);
+      const [after] = await stays();
+      expect(after!.cleared_at).not.toBeNull();
+      const tl = await p.call('/AlarmRecord/Timeline', { Id: after!.id }, agent);
+      expect((tl.body.Items as { Kind: string }[]).map((e) => e.Kind)).toEqual(['raised', 'cleared']);
+      // The neighbour never entered: nothing.
+      await watch().checkStays(t + 60 * MIN);
+      expect((await records(agent, { Type: C.stayedTooLong, DeviceId: neighbour.id })).Total).toBe(0);
+    });
+
+    it('is not seen by another tenant', async () => {
+      expect((await records(operator, { Type: C.stayedTooLong })).Total).toBe(0);
+      expect((await records(agent, { Type: C.stayedTooLong })).Total).toBe(1);
     });
   });
 });

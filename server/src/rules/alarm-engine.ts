@@ -321,12 +321,7 @@ export class AlarmEngine {
       this.overspeed.set(device.id, r.state);
     }
     if (r.change === 'clear') {
-      const cleared: ClearedAlarm[] = [];
-      await this.deps.database.transaction(async (q) => {
-        cleared.length = 0;
-        await clearLive(q, `device_id = $1 AND type = $2`, [device.id, ALARM_CODES.overspeed], 'underLimit', e.time, cleared);
-      });
-      this.publishCleared(cleared);
+      await this.clear(`device_id = $1 AND type = $2`, [device.id, ALARM_CODES.overspeed], 'underLimit', e.time);
       return null;
     }
     if (r.change !== 'raise') return null;
@@ -438,6 +433,17 @@ export class AlarmEngine {
         cleared,
       );
       return [...online, ...charged];
+    });
+    this.publishCleared(cleared);
+    return ids;
+  }
+
+  /** Clears the live alarms matching `where` (see clearLive) in a transaction of its own, telling the consoles. */
+  async clear(where: string, params: unknown[], reason: string, at: Date | string): Promise<number[]> {
+    const cleared: ClearedAlarm[] = [];
+    const ids = await this.deps.database.transaction(async (q) => {
+      cleared.length = 0;
+      return clearLive(q, where, params, reason, at, cleared);
     });
     this.publishCleared(cleared);
     return ids;
