@@ -173,6 +173,10 @@ export interface HealthThresholds {
   bloodOxygenMin: number | null;
   /** Speed limit in km/h (vehicle trackers): an overspeed alarm after consecutive fixes above it. */
   speedLimit: number | null;
+  /** No motion for this many minutes (inside the schedule's windows) raises a no-motion alarm. */
+  noMotionMinutes: number | null;
+  /** When no motion is watched, in the account's zone; null: always. */
+  noMotionSchedule: { Days: number[]; Windows: { Start: string; End: string }[] } | null;
 }
 
 export const DEFAULT_THRESHOLDS: HealthThresholds = {
@@ -186,6 +190,8 @@ export const DEFAULT_THRESHOLDS: HealthThresholds = {
   wristTempMax: 37.3,
   bloodOxygenMin: 90,
   speedLimit: null,
+  noMotionMinutes: null,
+  noMotionSchedule: null,
 };
 
 export const THRESHOLD_FIELDS = Object.keys(DEFAULT_THRESHOLDS) as (keyof HealthThresholds)[];

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_CODES as C } from '@wt/contract';
 import type { DeviceMessage } from '@wt/protocols';
-import { TOPICS, type PositionEvent } from '../src/pipeline/events.js';
+import { TOPICS, type HealthEvent, type PositionEvent } from '../src/pipeline/events.js';
 import { locationWatches } from '../src/modules/location/watch.js';
 import { databases, startTestPlatform, type TestPlatform } from './helpers.js';
 import { addDevice, engineOf, type TestDevice } from './alarm-fixtures.js';
@@ -201,6 +201,92 @@ describe.each(databases())('alarm conditions on %s', (kind) => {
     it('is not seen by another tenant', async () => {
       expect((await records(operator, { Type: C.stayedTooLong })).Total).toBe(0);
       expect((await records(agent, { Type: C.stayedTooLong })).Total).toBe(1);
+    });
+  });
+
+  describe('no motion inside a watched window', () => {
+    let still: TestDevice;
+    let later: TestDevice;
+    let tz: number;
+    const hhmm = (ms: number) => new Date(ms + tz * MIN).toISOString().slice(11, 16);
+    const steps = async (d: TestDevice, n: number, at = Date.now()) => {
+      const e: HealthEvent = {
+        deviceId: d.id,
+        imei: d.imei,
+        name: d.name,
+        accountId: d.accountId,
+        accountPath: d.accountPath,
+        protocol: 'watch',
+        time: new Date(at).toISOString(),
+        receivedAt: new Date().toISOString(),
+        health: { steps: n },
+      };
+      p.deps.bus.publish(TOPICS.health, e);
+      await engineOf(p).idle();
+    };
+    const noMotion = (d: TestDevice) =>
+      p.deps.database.query<{ id: number; message_key: string; message_params: Record<string, unknown>; cleared_at: Date | null }>(
+        `SELECT id, message_key, message_params, cleared_at FROM alarms WHERE device_id = $1 AND type = $2 ORDER BY id`,
+        [d.id, C.noMotion],
+      );
+
+    beforeAll(async () => {
+      still = await addDevice(p, 'clinic01', '865000000065001', 'Bed 3');
+      later = await addDevice(p, 'clinic01', '865000000065002', 'Bed 4');
+      const [a] = await p.deps.database.query<{ tz: number }>(`SELECT time_zone_offset AS tz FROM accounts WHERE id = $1`, [still.accountId]);
+      tz = Number(a!.tz);
+    });
+
+    it('takes minutes and a window per device, bounded', async () => {
+      const now = Date.now();
+      const bad = await p.call('/ExceptionMessage/actionThresholdValue', { DeviceId: still.id, noMotionMinutes: 2 }, agent, { 'accept-language': 'en' });
+      expect(bad.body.Fields).toEqual([expect.objectContaining({ Field: 'noMotionMinutes', Message: 'validation.min' })]);
+      const all = [0, 1, 2, 3, 4, 5, 6];
+      const r = await p.call(
+        '/ExceptionMessage/actionThresholdValue',
+        { DeviceId: still.id, noMotionMinutes: 30, noMotionSchedule: { Days: all, Windows: [{ Start: hhmm(now - 120 * MIN), End: hhmm(now + 120 * MIN) }] } },
+        agent,
+      );
+      expect(r.body).toMatchObject({ State: 200, Item: { noMotionMinutes: 30, noMotionSchedule: { Days: all } } });
+      // The other's window opens in three hours.
+      const r2 = await p.call(
+        '/ExceptionMessage/actionThresholdValue',
+        { DeviceId: later.id, noMotionMinutes: 30, noMotionSchedule: { Days: all, Windows: [{ Start: hhmm(now + 180 * MIN), End: hhmm(now + 240 * MIN) }] } },
+        agent,
+      );
+      expect(r2.body.State).toBe(200);
+    });
+
+    it('raises once after the minutes without motion inside the window, not outside it, and clears on motion', async () => {
+      const t = Date.now();
+      await steps(still, 100, t);
+      await steps(later, 500, t);
+      expect(await engineOf(p).checkNoMotion(t + 29 * MIN)).toEqual([]);
+      const raised = await engineOf(p).checkNoMotion(t + 31 * MIN);
+      expect(raised.map((a) => a.code)).toEqual([C.noMotion]);
+      expect(await engineOf(p).checkNoMotion(t + 45 * MIN)).toEqual([]);
+      const [a, ...more] = await noMotion(still);
+      expect(more).toEqual([]);
+      expect(a).toMatchObject({ message_key: 'alarm.msg.noMotion', message_params: { minutes: 30 }, cleared_at: null });
+      expect(await noMotion(later)).toEqual([]);
+      expect((await records(agent, { Type: C.noMotion, DeviceId: still.id }, 'en')).Items[0]!.Message).toBe('No motion for 30 minutes');
+      expect((await records(agent, { Type: C.noMotion, DeviceId: still.id }, 'zh-CN')).Items[0]!.Message).toBe('已 30 分钟无活动');
+
+      // The same step count is no motion; more steps are.
+      await steps(still, 100);
+      expect((await noMotion(still))[0]!.cleared_at).toBeNull();
+      await steps(still, 140);
+      expect((await noMotion(still))[0]!.cleared_at).not.toBeNull();
+
+      // Inside the other's window, 30 minutes after it opened.
+      expect(await engineOf(p).checkNoMotion(t + 200 * MIN)).toEqual([]);
+      expect((await engineOf(p).checkNoMotion(t + 211 * MIN)).length).toBe(1);
+      expect((await noMotion(later)).length).toBe(1);
+    });
+
+    it('is not seen by another tenant', async () => {
+      expect((await records(operator, { Type: C.noMotion })).Total).toBe(0);
+      expect((await records(agent, { Type: C.noMotion })).Total).toBe(2);
     });
   });
 });

@@ -128,6 +128,8 @@ export function thresholdsOfTypes(types: readonly TypeRange[]): HealthThresholds
     bloodOxygenMin: bound(C.bloodOxygenLow, 'minValue', D.bloodOxygenMin),
     // A platform-wide speed limit is the overspeed type's maximum (none when it has none).
     speedLimit: bound(C.overspeed, 'maxValue', D.speedLimit),
+    noMotionMinutes: null,
+    noMotionSchedule: null,
   };
 }
 
