@@ -42,6 +42,9 @@ export const ALARM_CODES = {
   locationOut: 61,
   slaveSeparated: 62,
   slaveBack: 63,
+  overspeed: 64,
+  noMotion: 65,
+  stayedTooLong: 66,
 } as const;
 export type AlarmCodeName = keyof typeof ALARM_CODES;
 
@@ -124,6 +127,9 @@ export const ALARM_TYPES: readonly AlarmTypeSeed[] = [
   t('locationOut', 'fence', important, few),
   t('slaveSeparated', 'device', important, keep),
   t('slaveBack', 'device', normal, few),
+  t('overspeed', 'device', important, few),
+  t('noMotion', 'health', important, keep),
+  t('stayedTooLong', 'fence', important, few),
 ];
 
 /** The built-in name of a type in a language, where the code is one of ours. */
@@ -165,6 +171,12 @@ export interface HealthThresholds {
   bodyTempMax: number | null;
   wristTempMax: number | null;
   bloodOxygenMin: number | null;
+  /** Speed limit in km/h (vehicle trackers): an overspeed alarm after consecutive fixes above it. */
+  speedLimit: number | null;
+  /** No motion for this many minutes (inside the schedule's windows) raises a no-motion alarm. */
+  noMotionMinutes: number | null;
+  /** When no motion is watched, in the account's zone; null: always. */
+  noMotionSchedule: { Days: number[]; Windows: { Start: string; End: string }[] } | null;
 }
 
 export const DEFAULT_THRESHOLDS: HealthThresholds = {
@@ -177,6 +189,9 @@ export const DEFAULT_THRESHOLDS: HealthThresholds = {
   bodyTempMax: 37.3,
   wristTempMax: 37.3,
   bloodOxygenMin: 90,
+  speedLimit: null,
+  noMotionMinutes: null,
+  noMotionSchedule: null,
 };
 
 export const THRESHOLD_FIELDS = Object.keys(DEFAULT_THRESHOLDS) as (keyof HealthThresholds)[];

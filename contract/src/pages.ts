@@ -14,7 +14,8 @@ import { PROTECTED_ROUTES, joinPath, platformRoutePaths, type RouteDef } from '.
  * pages every role has, or guarded by an action or the administrator marking).
  */
 export const PAGE_CALLS: Record<string, readonly string[]> = {
-  '/dashboard': ['/User/allAdminCount', '/User/adminPageAnalysis'],
+  // The dashboard's alarm statistics read the reports' alarm figures; their export stays the reports page's.
+  '/dashboard': ['/User/allAdminCount', '/User/adminPageAnalysis', '/Report/Alarms'],
   '/health/data': ['/Device/allHealthDataPage', '/health/HealthHasDataForUsers', '/health/HealthHasDataForDevice'],
   '/health/detail': ['/health/GetHealth2', '/health/HealthHasDataForUsers', '/health/HealthHasDataForDevice'],
   '/position/innerMap': ['/Scene/sceneInfoByMonitor', '/Scene/sceneInfoByMonitorForServer', '/Scene/deviceHistoryForScene'],

@@ -139,6 +139,7 @@ const schema = z.object({
   ALARM_REPEAT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** A health alarm is cleared after this many consecutive readings of its measure in range. */
   ALARM_HEALTH_CLEAR_READINGS: z.coerce.number().int().min(1).max(100).default(3),
+  ALARM_OVERSPEED_FIXES: z.coerce.number().int().min(1).max(20).default(2),
   /** A low battery alarm is cleared once the device reports its battery above this percentage. */
   ALARM_BATTERY_CLEAR_PERCENT: z.coerce.number().int().min(1).max(100).default(20),
   /** Account fences: a crossing is confirmed after this many consecutive fixes on the new side (0: not a criterion)... */

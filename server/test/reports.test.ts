@@ -155,6 +155,10 @@ describe.each(databases())('reports (%s)', (kind) => {
     expect(r.body.ByDevice).toEqual([expect.objectContaining({ DeviceId: dev.id, Count: 2 }), expect.objectContaining({ DeviceId: mate.id, Count: 1 })]);
     // The open alarm was raised at local 00:30 on the 3rd.
     expect(r.body.ByDay).toEqual([{ Day: '2026-03-02', Count: 2 }, { Day: '2026-03-03', Count: 1 }]);
+    expect(r.body.ByTypeDay).toEqual([
+      { Day: '2026-03-02', Type: 1, Count: 2 },
+      { Day: '2026-03-03', Type: 5, Count: 1 },
+    ]);
   });
 
   it("never reads another tenant's device, group or account", async () => {

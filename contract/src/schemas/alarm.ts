@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
 import { flag } from '../commands.js';
 import { EMAIL, IMEI, PHONE } from '../rules.js';
+import { scheduleSchema } from './account-fence.js';
 import { dateInput, float, id, int, num as numberIn, optionalDate, optionalId, requiredText, text } from './common.js';
 
 const num = z.number().nullable();
@@ -235,6 +236,10 @@ export const THRESHOLD_LIMITS = {
   bloodPressure: { min: 20, max: 250 },
   temperature: { min: 16, max: 60 },
   bloodOxygen: { min: 80, max: 100 },
+  /** km/h. */
+  speed: { min: 1, max: 400 },
+  /** Minutes without motion. */
+  noMotionMinutes: { min: 5, max: 1440 },
 } as const;
 const L = THRESHOLD_LIMITS;
 export const thresholdsSchema = z.object({
@@ -247,6 +252,9 @@ export const thresholdsSchema = z.object({
   bodyTempMax: bounded(L.temperature.min, L.temperature.max),
   wristTempMax: bounded(L.temperature.min, L.temperature.max),
   bloodOxygenMin: bounded(L.bloodOxygen.min, L.bloodOxygen.max),
+  speedLimit: bounded(L.speed.min, L.speed.max),
+  noMotionMinutes: z.preprocess((v) => (v === '' ? null : v), int(L.noMotionMinutes.min, L.noMotionMinutes.max).nullable().optional()),
+  noMotionSchedule: scheduleSchema.nullable().optional(),
 });
 const pairs = [
   ['heartRateMin', 'heartRateMax'],
@@ -273,6 +281,9 @@ export const thresholdResponse = ok({
     bodyTempMax: num,
     wristTempMax: num,
     bloodOxygenMin: num,
+    speedLimit: num,
+    noMotionMinutes: num,
+    noMotionSchedule: z.object({ Days: z.array(z.number()), Windows: z.array(z.object({ Start: z.string(), End: z.string() })) }).nullable(),
   }),
   /** Where they come from: device, account, ancestor or default. */
   Source: z.enum(['device', 'account', 'ancestor', 'default']),

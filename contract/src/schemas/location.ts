@@ -13,7 +13,7 @@
 //                                                                when, entries and exits today.
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { id, optionalId, requiredText, text } from './common.js';
+import { id, int, optionalId, requiredText, text } from './common.js';
 import { batchResultResponse } from './device.js';
 import { scheduleSchema } from './account-fence.js';
 import { choice, planCoordinate } from './scene.js';
@@ -27,6 +27,8 @@ export const MAX_LOCATION_BEACONS = 100;
 export const MAX_LOCATION_DEVICES = 5000;
 /** Locations one account owns at most. */
 export const MAX_LOCATIONS = 500;
+/** Longest maximum stay a location takes (minutes): a day. */
+export const MAX_STAY_MINUTES = 1440;
 /** Published (cluster-wide) when locations change, so every evaluator reloads them. */
 export const LOCATIONS_CHANGED_TOPIC = 'beacon-location.changed';
 
@@ -47,6 +49,8 @@ export const locationSchema = z.object({
   DeviceIds: z.array(z.number()),
   AccountIds: z.array(z.number()),
   Schedule: z.object({ Days: z.array(z.number()), Windows: z.array(z.object({ Start: z.string(), End: z.string() })) }).nullable(),
+  /** Longest stay allowed inside (minutes), a stayedTooLong alarm beyond; null: no limit. */
+  MaxStayMinutes: z.number().nullable(),
   Status: z.number(),
   /** Devices inside now. */
   Inside: z.number(),
@@ -72,6 +76,7 @@ const locationFields = {
   DeviceIds: ids(MAX_LOCATION_DEVICES),
   AccountIds: ids(100),
   Schedule: scheduleSchema.nullable().default(null),
+  MaxStayMinutes: z.preprocess((v) => (v === '' ? null : v), int(1, MAX_STAY_MINUTES).nullable().default(null)),
 };
 /** A zone needs a floor and a polygon; beacons need at least one beacon. */
 const shapeRule = (v: { Kind: number; FloorId?: number; Points?: [number, number][] | null; BeaconIds: number[] }, ctx: z.RefinementCtx) => {

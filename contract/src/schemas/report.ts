@@ -127,6 +127,8 @@ export const alarmsReportResponse = ok({
   ByType: z.array(z.object({ Type: z.number(), Name: z.string(), Count: z.number(), ...percentiles })),
   ByDevice: z.array(z.object({ DeviceId: z.number(), Imei: z.string(), Name: z.string(), Count: z.number() })),
   ByDay: z.array(z.object({ Day: z.string(), Count: z.number() })),
+  /** Per day of the viewer's zone and type (days and types without alarms left out). */
+  ByTypeDay: z.array(z.object({ Day: z.string(), Type: z.number(), Count: z.number() })),
 });
 
 export const REPORT_KINDS = ['trips', 'stops', 'summary', 'alarms'] as const;

@@ -13,7 +13,9 @@ import { ALARM_CODES, ALARM_TYPES, ALWAYS_ON_ALARM_CODES, DEFAULT_LOCALE, alarmT
 import type { QueryFn } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { alarmTypes } from '../db/schema/index.js';
-import { TOPICS, type AlarmEvent, type HealthEvent } from '../pipeline/events.js';
+import { TOPICS, type AlarmEvent, type HealthEvent, type PositionEvent } from '../pipeline/events.js';
+import { OVERSPEED_START, overspeedStep, speedReading, type OverspeedState } from './overspeed.js';
+import { motionStart, motionStep, noMotionDue, type MotionSample, type MotionState } from './no-motion.js';
 import { REALTIME_TOPICS, movedPath, type AccountsMovedEvent, type AlarmClearedEvent, type AlarmRaisedEvent } from '../realtime/topics.js';
 import { alarmTypeName, renderAlarmMessage } from '../modules/alarm/format.js';
 import type { AlarmKind, HealthReading } from '@wt/protocols';
@@ -142,6 +144,16 @@ export class AlarmEngine {
   private thresholds = new Map<number, { th: HealthThresholds; source: ThresholdSource; at: number }>();
   private devices = new Map<number, { info: DeviceInfo | null; at: number }>();
   private published = new Map<number, number>();
+  /** Overspeed episode per device (only devices that reported a speed while a limit applies). */
+  private overspeed = new Map<number, OverspeedState>();
+  /** Each device's fixes are judged in order: the tail of its chain. */
+  private speedChains = new Map<number, Promise<unknown>>();
+  /** Whether any speed limit is set at all (most installations have none: positions cost nothing then). */
+  private speedLimits: Promise<boolean> | undefined;
+  /** Devices heard since the start whose thresholds watch for no motion: their motion, and the zone of their account. */
+  private motion = new Map<number, { s: MotionState; device: DeviceInfo; tz: number }>();
+  /** Whether any no-motion watch is set at all. */
+  private motionWatched: Promise<boolean> | undefined;
   private unsubscribe: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private replayTimer: NodeJS.Timeout | undefined;
@@ -172,11 +184,28 @@ export class AlarmEngine {
         () => {
           // The types' threshold ranges are the default thresholds.
           this.thresholds.clear();
+          this.speedLimits = undefined;
           this.track(this.loadTypes());
         },
         { cluster: true },
       ),
-      bus.subscribe(ALARM_TOPICS.thresholdsChanged, () => this.thresholds.clear(), { cluster: true }),
+      bus.subscribe(
+        ALARM_TOPICS.thresholdsChanged,
+        () => {
+          this.thresholds.clear();
+          this.speedLimits = undefined;
+          this.motionWatched = undefined;
+        },
+        { cluster: true },
+      ),
+      bus.subscribe<PositionEvent>(TOPICS.position, (e) => {
+        if (speedReading(e.speed) !== null) this.track(this.onPosition(e));
+        const i = e.indoor;
+        this.track(this.onMotion(e, { kind: 'position', time: Date.parse(e.time), lat: e.valid ? e.lat : null, lon: e.valid ? e.lon : null, floorId: i?.floorId ?? null, x: i?.x ?? null, y: i?.y ?? null }));
+      }),
+      bus.subscribe<HealthEvent>(TOPICS.health, (e) => {
+        if (typeof e.health.steps === 'number') this.track(this.onMotion(e, { kind: 'steps', time: Date.parse(e.time), steps: e.health.steps }));
+      }),
       // A moved subtree: its devices' owners have new paths, and inherit other thresholds.
       bus.subscribe<AccountsMovedEvent>(
         REALTIME_TOPICS.accountsMoved,
@@ -194,6 +223,7 @@ export class AlarmEngine {
       const every = this.deps.config.ALARM_OFFLINE_CHECK_SECONDS * 1000;
       this.timer = setInterval(() => {
         this.track(this.checkOffline());
+        this.track(this.checkNoMotion());
         this.track(this.clearEnded());
       }, every);
       this.timer.unref();
@@ -262,6 +292,119 @@ export class AlarmEngine {
         },
       ];
     });
+  }
+
+  /**
+   * A committed fix with a speed: ALARM_OVERSPEED_FIXES consecutive fixes above the device's speed
+   * limit raise one overspeed alarm; the first fix at or under it clears the alarm. A device's
+   * fixes are judged one after the other, in the order they were committed.
+   */
+  onPosition(e: PositionEvent): Promise<RaisedAlarm | null> {
+    const prev = this.speedChains.get(e.deviceId) ?? Promise.resolve();
+    const next = prev.catch(() => undefined).then(() => this.judgeSpeed(e));
+    this.speedChains.set(e.deviceId, next);
+    void next.finally(() => {
+      if (this.speedChains.get(e.deviceId) === next) this.speedChains.delete(e.deviceId);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async judgeSpeed(e: PositionEvent): Promise<RaisedAlarm | null> {
+    const speed = speedReading(e.speed);
+    if (speed === null) return null;
+    this.speedLimits ??= this.deps.database
+      .query<Row>(
+        `SELECT EXISTS (SELECT 1 FROM health_thresholds WHERE speed_limit IS NOT NULL)
+             OR EXISTS (SELECT 1 FROM alarm_types WHERE code = $1 AND max_value IS NOT NULL) AS "any"`,
+        [ALARM_CODES.overspeed],
+      )
+      .then((r) => r[0]?.any === true);
+    if (!(await this.speedLimits)) return null;
+    const device: DeviceInfo = { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath };
+    const limit = (await this.thresholdsFor(device)).th.speedLimit;
+    if (limit === null || limit === undefined) {
+      this.overspeed.delete(device.id);
+      return null;
+    }
+    const r = overspeedStep(this.overspeed.get(device.id) ?? OVERSPEED_START, speed, Number(limit), this.deps.config.ALARM_OVERSPEED_FIXES);
+    if (r.state.over === 0 && r.state.raised === false) this.overspeed.delete(device.id);
+    else {
+      if (this.overspeed.size > 100_000) this.overspeed.clear();
+      this.overspeed.set(device.id, r.state);
+    }
+    if (r.change === 'clear') {
+      await this.clear(`device_id = $1 AND type = $2`, [device.id, ALARM_CODES.overspeed], 'underLimit', e.time);
+      return null;
+    }
+    if (r.change !== 'raise') return null;
+    return this.raise({
+      code: ALARM_CODES.overspeed,
+      device,
+      time: e.time,
+      messageKey: 'alarm.msg.overspeed',
+      params: { speed, limit: Number(limit) },
+      value: speed,
+      lat: e.lat,
+      lon: e.lon,
+    });
+  }
+
+  /**
+   * A sample of a device's motion (a step count, a position), for the no-motion watch of its
+   * thresholds. Motion clears a standing no-motion alarm.
+   */
+  async onMotion(e: { deviceId: number; imei: string; name: string; accountId: number; accountPath: string }, m: MotionSample): Promise<void> {
+    this.motionWatched ??= this.deps.database
+      .query<Row>(`SELECT EXISTS (SELECT 1 FROM health_thresholds WHERE no_motion_minutes IS NOT NULL) AS "any"`, [])
+      .then((r) => r[0]?.any === true);
+    if (!(await this.motionWatched)) {
+      this.motion.clear();
+      return;
+    }
+    const device: DeviceInfo = { id: e.deviceId, imei: e.imei, name: e.name, accountId: e.accountId, accountPath: e.accountPath };
+    let hit = this.motion.get(device.id);
+    if (!hit) {
+      if ((await this.thresholdsFor(device)).th.noMotionMinutes == null) return;
+      const [a] = await this.deps.database.query<Row>(`SELECT time_zone_offset AS tz FROM accounts WHERE id = $1`, [device.accountId]);
+      hit = { s: motionStart(Date.now()), device, tz: Number(a?.tz ?? 0) };
+      if (this.motion.size > 100_000) this.motion.clear();
+      this.motion.set(device.id, hit);
+    }
+    hit.device = device;
+    const r = motionStep(hit.s, m);
+    hit.s = r.state;
+    if (r.moved && hit.s.open) {
+      hit.s = { ...hit.s, open: false };
+      await this.clear(`device_id = $1 AND type = $2`, [device.id, ALARM_CODES.noMotion], 'moved', new Date(m.time));
+    }
+  }
+
+  /** Devices watched for no motion that have not moved for their minutes inside a window: one alarm per window occurrence. */
+  async checkNoMotion(now = Date.now()): Promise<RaisedAlarm[]> {
+    const out: RaisedAlarm[] = [];
+    for (const hit of [...this.motion.values()]) {
+      if (this.stopped) break;
+      const { th } = await this.thresholdsFor(hit.device);
+      const minutes = th.noMotionMinutes;
+      if (minutes == null) {
+        this.motion.delete(hit.device.id);
+        continue;
+      }
+      const sch = th.noMotionSchedule ? { days: th.noMotionSchedule.Days, windows: th.noMotionSchedule.Windows.map((w) => ({ start: w.Start, end: w.End })) } : null;
+      const due = noMotionDue(hit.s, now, minutes, sch, hit.tz);
+      if (!due) continue;
+      hit.s = { ...hit.s, alarmed: due.key, open: true };
+      const raised = await this.raise({
+        code: ALARM_CODES.noMotion,
+        device: hit.device,
+        time: new Date(due.since + minutes * 60_000),
+        messageKey: 'alarm.msg.noMotion',
+        params: { minutes },
+        value: minutes,
+      });
+      if (raised) out.push(raised);
+    }
+    return out;
   }
 
   /** A health reading, as committed by the pipeline (its health_readings row is pending). */
@@ -360,6 +503,17 @@ export class AlarmEngine {
         cleared,
       );
       return [...online, ...charged];
+    });
+    this.publishCleared(cleared);
+    return ids;
+  }
+
+  /** Clears the live alarms matching `where` (see clearLive) in a transaction of its own, telling the consoles. */
+  async clear(where: string, params: unknown[], reason: string, at: Date | string): Promise<number[]> {
+    const cleared: ClearedAlarm[] = [];
+    const ids = await this.deps.database.transaction(async (q) => {
+      cleared.length = 0;
+      return clearLive(q, where, params, reason, at, cleared);
     });
     this.publishCleared(cleared);
     return ids;
@@ -774,7 +928,8 @@ function refOf(r: Row) {
 
 const THRESHOLD_COLUMNS = `heart_rate_min AS "heartRateMin", heart_rate_max AS "heartRateMax", systolic_min AS "systolicMin",
   systolic_max AS "systolicMax", diastolic_min AS "diastolicMin", diastolic_max AS "diastolicMax",
-  body_temp_max AS "bodyTempMax", wrist_temp_max AS "wristTempMax", blood_oxygen_min AS "bloodOxygenMin"`;
+  body_temp_max AS "bodyTempMax", wrist_temp_max AS "wristTempMax", blood_oxygen_min AS "bloodOxygenMin",
+  speed_limit AS "speedLimit", no_motion_minutes AS "noMotionMinutes", no_motion_schedule AS "noMotionSchedule"`;
 
 /** Thresholds of a device (or of an account when deviceId is null), resolved up the tree. */
 export async function loadThresholds(deps: AppDeps, deviceId: number | null, accountPath: string) {

@@ -126,6 +126,10 @@ export function thresholdsOfTypes(types: readonly TypeRange[]): HealthThresholds
     bodyTempMax: bound(C.bodyTempHigh, 'maxValue', D.bodyTempMax),
     wristTempMax: bound(C.wristTempHigh, 'maxValue', D.wristTempMax),
     bloodOxygenMin: bound(C.bloodOxygenLow, 'minValue', D.bloodOxygenMin),
+    // A platform-wide speed limit is the overspeed type's maximum (none when it has none).
+    speedLimit: bound(C.overspeed, 'maxValue', D.speedLimit),
+    noMotionMinutes: null,
+    noMotionSchedule: null,
   };
 }
 
@@ -138,6 +142,7 @@ export const THRESHOLD_TYPE_CODES: readonly number[] = [
   ALARM_CODES.bodyTempHigh,
   ALARM_CODES.wristTempHigh,
   ALARM_CODES.bloodOxygenLow,
+  ALARM_CODES.overspeed,
 ];
 
 /**

@@ -152,6 +152,12 @@ export const healthThresholds = pgTable(
     bodyTempMax: real('body_temp_max'),
     wristTempMax: real('wrist_temp_max'),
     bloodOxygenMin: real('blood_oxygen_min'),
+    /** km/h; overspeed alarms (rules/overspeed.ts). */
+    speedLimit: real('speed_limit'),
+    /** No motion for this many minutes raises noMotion (rules/no-motion.ts). */
+    noMotionMinutes: integer('no_motion_minutes'),
+    /** Wire form ({ Days, Windows }), in the account's zone; null: always watched. */
+    noMotionSchedule: jsonb('no_motion_schedule').$type<{ Days: number[]; Windows: { Start: string; End: string }[] } | null>(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -26,6 +26,8 @@ export const beaconLocations = pgTable(
     /** Accounts whose own devices are supervised. */
     accountIds: integer('account_ids').array().notNull().default([]),
     schedule: jsonb('schedule').$type<StoredSchedule | null>(),
+    /** Longest stay allowed inside (minutes); a device staying longer raises stayedTooLong. Null: no limit. */
+    maxStayMinutes: integer('max_stay_minutes'),
     /** 1 on, 2 off (updateBeaconLocationStatus). */
     status: smallint('status').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -2,7 +2,7 @@
 // pop-up settings and alarm contacts. Every query keeps to the caller's subtree (lib/scope.ts).
 import { stopEscalation } from '../escalation/engine.js';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { ALWAYS_ON_ALARM_CODES, type EscalationSendStatus, quietMinutes, quietText, type AlarmResolveCause, type AlarmState, type Locale, type SentTime } from '@wt/contract';
+import { ALWAYS_ON_ALARM_CODES, type EscalationSendStatus, quietMinutes, quietText, type AlarmResolveCause, type AlarmState, type HealthThresholds, type Locale, type SentTime } from '@wt/contract';
 import type { AuthedContext, AuthUser } from '../../calls.js';
 import { accounts, alarmContacts, alarmEvents, alarmSettings, alarms, alarmTypes, devices, escalationSends, healthThresholds } from '../../db/schema/index.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
@@ -498,7 +498,7 @@ export async function getThresholds(ctx: AuthedContext, b: { DeviceId?: number; 
   return { State: 200 as const, Item: r.thresholds, Source: r.source };
 }
 
-const FIELDS = ['heartRateMin', 'heartRateMax', 'systolicMin', 'systolicMax', 'diastolicMin', 'diastolicMax', 'bodyTempMax', 'wristTempMax', 'bloodOxygenMin'] as const;
+const FIELDS = ['heartRateMin', 'heartRateMax', 'systolicMin', 'systolicMax', 'diastolicMin', 'diastolicMax', 'bodyTempMax', 'wristTempMax', 'bloodOxygenMin', 'speedLimit', 'noMotionMinutes', 'noMotionSchedule'] as const;
 
 export async function saveThresholds(ctx: AuthedContext, b: Record<string, unknown> & { DeviceId?: number; Imei?: string; AccountId?: number; Inherit?: boolean }) {
   const t = await thresholdTarget(ctx, b);
@@ -509,7 +509,7 @@ export async function saveThresholds(ctx: AuthedContext, b: Record<string, unkno
   } else {
     // Bounds left out of the request keep the value in force; an explicit null stops checking it.
     const current = (await loadThresholds(ctx.deps, t.deviceId, t.path)).thresholds;
-    const values = Object.fromEntries(FIELDS.map((f) => [f, b[f] === undefined ? current[f] : (b[f] as number | null)])) as Record<(typeof FIELDS)[number], number | null>;
+    const values = Object.fromEntries(FIELDS.map((f) => [f, b[f] === undefined ? current[f] : b[f]])) as unknown as HealthThresholds;
     for (const [lo, hi] of [['heartRateMin', 'heartRateMax'], ['systolicMin', 'systolicMax'], ['diastolicMin', 'diastolicMax']] as const) {
       const a = values[lo];
       const z = values[hi];

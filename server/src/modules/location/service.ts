@@ -57,6 +57,7 @@ const toLocation = (r: Row): schemas.Location => ({
   DeviceIds: r.l.deviceIds,
   AccountIds: r.l.accountIds,
   Schedule: r.l.schedule ? { Days: r.l.schedule.days, Windows: r.l.schedule.windows.map((w) => ({ Start: w.start, End: w.end })) } : null,
+  MaxStayMinutes: r.l.maxStayMinutes,
   Status: r.l.status,
   Inside: Number(r.inside),
   UpdatedAt: iso(r.l.updatedAt)!,
@@ -100,6 +101,7 @@ async function values(ctx: AuthedContext, b: Body) {
     deviceIds: [...new Set(b.DeviceIds)],
     accountIds: [...new Set(b.AccountIds)],
     schedule,
+    maxStayMinutes: b.MaxStayMinutes ?? null,
     updatedAt: new Date(),
   };
 }

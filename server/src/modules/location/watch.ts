@@ -28,6 +28,8 @@ interface WatchedLocation extends TrackedLocation {
   schedule: Schedule | null;
   tz: number;
   version: string;
+  /** Longest stay allowed (minutes); null: no limit. */
+  maxStay: number | null;
 }
 
 interface LocationRow {
@@ -44,6 +46,7 @@ interface LocationRow {
   owner_path: string;
   tz: number;
   version: string;
+  max_stay_minutes: number | null;
 }
 
 interface EventWrite {
@@ -68,6 +71,8 @@ export class LocationWatch {
   private replayTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void)[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  /** `${locationId}:${deviceId}` -> the start (ms) of the stay whose stayedTooLong alarm was raised. */
+  private overstays = new Map<string, number>();
   private loading: Promise<void> = Promise.resolve();
   private stopped = false;
   readonly counters = { samples: 0, crossings: 0, alarms: 0 };
@@ -114,7 +119,7 @@ export class LocationWatch {
     this.loading = this.loading.then(async () => {
       try {
         const rows = await this.deps.database.query<LocationRow>(
-          `SELECT l.id, l.name, l.event, l.kind, l.floor_id, l.points, l.beacon_ids, l.device_ids, l.account_ids, l.schedule,
+          `SELECT l.id, l.name, l.event, l.kind, l.floor_id, l.points, l.beacon_ids, l.device_ids, l.account_ids, l.schedule, l.max_stay_minutes,
                   a.path AS owner_path, a.time_zone_offset AS tz, l.updated_at::text AS version
              FROM beacon_locations l JOIN accounts a ON a.id = l.owner_id WHERE l.status = 1`,
         );
@@ -145,6 +150,7 @@ export class LocationWatch {
           schedule: r.schedule,
           tz: Number(r.tz),
           version: r.version,
+          maxStay: r.max_stay_minutes === null ? null : Number(r.max_stay_minutes),
         }));
         this.beaconLocationIds = new Set(this.locations.filter((l) => l.kind === 'beacons').map((l) => l.id));
         // Gone, switched off or changed (its stored presence was cleared): its sides start afresh.
@@ -238,8 +244,69 @@ export class LocationWatch {
     return this.flushing;
   }
 
-  private async flushOnce() {
-    this.sweep();
+  private async flushOnce(now = Date.now()) {
+    this.sweep(now);
+    await this.flushWrites();
+    await this.raiseOverstays(now);
+  }
+
+  /**
+   * Devices inside a location with a maximum stay for longer than it raise one stayedTooLong alarm
+   * per stay, dated when the stay went over (called by the flush timer; tests pass a clock).
+   */
+  checkStays(now = Date.now()): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushOnce(now)).catch((err) => this.deps.log.error({ err }, 'checking location stays failed'));
+    return this.flushing;
+  }
+
+  private async raiseOverstays(now: number) {
+    const engine = alarmEngines.get(this.deps);
+    if (!engine) return;
+    const limited = new Map(this.locations.filter((l) => l.maxStay !== null).map((l) => [l.id, l]));
+    if (!limited.size) return;
+    for (const [key, s] of this.tracker.states) {
+      if (!s.inside || this.stopped) continue;
+      const [locId, deviceId] = key.split(':').map(Number) as [number, number];
+      const loc = limited.get(locId);
+      if (!loc || this.overstays.get(key) === s.since) continue;
+      const over = s.since + loc.maxStay! * 60_000;
+      if (now <= over) continue;
+      this.overstays.set(key, s.since);
+      if (!activeAt(loc.schedule, over, loc.tz)) continue;
+      const device = await this.deviceInfo(deviceId);
+      if (!device) continue;
+      // Raised for this stay before a restart: not again.
+      const before = await this.deps.database.query(
+        `SELECT 1 FROM alarms WHERE device_id = $1 AND type = $2 AND message_params->>'locationId' = $3 AND created_at >= $4 LIMIT 1`,
+        [deviceId, ALARM_CODES.stayedTooLong, String(locId), new Date(s.since)],
+      );
+      if (before.length) continue;
+      await engine.raise({
+        code: ALARM_CODES.stayedTooLong,
+        device,
+        time: new Date(over),
+        messageKey: 'alarm.msg.stayedTooLong',
+        params: { location: loc.name, locationId: locId, minutes: loc.maxStay },
+        value: loc.maxStay,
+        lat: this.devices.get(deviceId)?.lat ?? null,
+        lon: this.devices.get(deviceId)?.lon ?? null,
+      });
+      this.counters.alarms += 1;
+    }
+    if (this.overstays.size > 100_000) this.overstays.clear();
+  }
+
+  private async deviceInfo(id: number): Promise<DeviceInfo | undefined> {
+    const known = this.devices.get(id);
+    if (known) return known;
+    const [d] = await this.deps.database.query<{ imei: string; name: string; account_id: number; path: string }>(
+      `SELECT d.imei, d.name, d.account_id, a.path FROM devices d JOIN accounts a ON a.id = d.account_id WHERE d.id = $1`,
+      [id],
+    );
+    return d ? { id, imei: d.imei, name: d.name, accountId: Number(d.account_id), accountPath: d.path } : undefined;
+  }
+
+  private async flushWrites() {
     if (!this.presence.size && !this.events.length) return;
     const presence = [...this.presence.values()];
     const events = this.events;
@@ -271,6 +338,13 @@ export class LocationWatch {
       );
     });
     for (const ev of written.filter((w) => w.pending)) await this.raise(ev);
+    // Left: a stay that went over has ended.
+    const engine = alarmEngines.get(this.deps);
+    for (const ev of written.filter((w) => !w.inside)) {
+      this.overstays.delete(`${ev.location_id}:${ev.device_id}`);
+      if (engine && this.locations.some((l) => l.id === Number(ev.location_id) && l.maxStay !== null))
+        await engine.clear(`device_id = $1 AND type = $2 AND message_params->>'locationId' = $3`, [ev.device_id, ALARM_CODES.stayedTooLong, String(ev.location_id)], 'left', ev.time);
+    }
   }
 
   /** Raises the alarm of a pending event and clears its mark. */

@@ -248,6 +248,10 @@ export async function alarms(ctx: AuthedContext, body: Subject) {
     sql`SELECT d.id, d.imei, d.name, count(*)::int AS n ${base} GROUP BY d.id, d.imei, d.name ORDER BY n DESC, d.id LIMIT 1000`,
   );
   const byDay = await rows<{ day: string; n: number }>(db, sql`SELECT ${viewerDaySql(ctx, sql`a.created_at`)} AS day, count(*)::int AS n ${base} GROUP BY 1 ORDER BY 1`);
+  const byTypeDay = await rows<{ day: string; type: number; n: number }>(
+    db,
+    sql`SELECT ${viewerDaySql(ctx, sql`a.created_at`)} AS day, a.type, count(*)::int AS n ${base} GROUP BY 1, 2 ORDER BY 1, 2`,
+  );
   const types = new Map((await db.select().from(alarmTypes)).map((r) => [r.code, r]));
   const out = (r: Figures) => ({ ConfirmedCount: Number(r.confirmed), P50Minutes: minutes(r.p50), P90Minutes: minutes(r.p90) });
   return {
@@ -257,5 +261,6 @@ export async function alarms(ctx: AuthedContext, body: Subject) {
     ByType: byType.map((r) => ({ Type: Number(r.type), Name: alarmTypeName(ctx.locale, Number(r.type), types.get(Number(r.type))), Count: Number(r.n), ...out(r) })),
     ByDevice: byDevice.map((r) => ({ DeviceId: Number(r.id), Imei: r.imei, Name: r.name ?? '', Count: Number(r.n) })),
     ByDay: byDay.map((r) => ({ Day: r.day, Count: Number(r.n) })),
+    ByTypeDay: byTypeDay.map((r) => ({ Day: r.day, Type: Number(r.type), Count: Number(r.n) })),
   };
 }

@@ -109,6 +109,8 @@ const THRESHOLD_ROWS: { label: string; min?: keyof HealthThresholds; max?: keyof
   { label: 'bodyTemp', max: 'bodyTempMax', unit: '°C', step: 0.1 },
   { label: 'wristTemp', max: 'wristTempMax', unit: '°C', step: 0.1 },
   { label: 'bloodOxygen', min: 'bloodOxygenMin', unit: '%' },
+  { label: 'speed', max: 'speedLimit', unit: 'km/h' },
+  { label: 'noMotion', max: 'noMotionMinutes', unit: 'min' },
 ];
 
 function Thresholds({ readOnly }: { readOnly: boolean }) {

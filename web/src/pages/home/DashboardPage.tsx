@@ -1,5 +1,5 @@
 // Dashboard (/dashboard): the large-screen view of the account: device counts, today's alarms by
-// type, health summary, activity over the last days and where the devices are. It refreshes
+// type, health summary, activity over the last days, where the devices are and the alarm statistics. It refreshes
 // itself when realtime events arrive.
 import { useEffect, useMemo, useState } from 'react';
 import { Col, Row, Segmented, Spin } from 'antd';
@@ -13,6 +13,7 @@ import { useRealtime } from '../../realtime/store';
 import { offlineShapes } from '../../map/baseStyle';
 import './dashboard/dashboard.css';
 import { DashChart } from './dashboard/DashChart';
+import { AlarmStats } from './dashboard/AlarmStats';
 import { boundsOf } from '../../map/bounds';
 import { useAlarmTypeName } from '../alarm/queries';
 
@@ -224,6 +225,7 @@ export default function DashboardPage() {
       <Panel title={t('activity', { count: days })}>
         <DashChart option={activityOption} style={{ height: 260 }} notMerge showLoading={!a} loadingOption={loading} />
       </Panel>
+      <AlarmStats />
     </div>
   );
 }

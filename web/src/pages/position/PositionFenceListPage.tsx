@@ -2,7 +2,7 @@
 // beacons, the devices it supervises, the event that raises alarms and an optional schedule; the
 // live detail opens on /position/monitorDetail.
 import { useState } from 'react';
-import { Form, Input, Radio, Space, Tag } from 'antd';
+import { Form, Input, InputNumber, Radio, Space, Tag } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, PoweroffOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -71,8 +71,9 @@ function LocationDialog({ location, open, onClose }: { location: Location | null
               Points: location.Points,
               BeaconIds: location.BeaconIds,
               DeviceIds: location.DeviceIds,
+              MaxStayMinutes: location.MaxStayMinutes,
             }
-          : { Name: '', Description: '', Event: 1, Kind: 1, Points: [], BeaconIds: [], DeviceIds: [] }
+          : { Name: '', Description: '', Event: 1, Kind: 1, Points: [], BeaconIds: [], DeviceIds: [], MaxStayMinutes: null }
       }
       transform={({ SceneId: _scene, ...v }) => v}
       submit={({ SceneId: _scene, ...v }) => call(location ? '/Bluetooth/updateBeaconLocationInfo' : '/Bluetooth/AddBeaconLocationInfo', v as z.input<typeof schemas.updateLocationRequest>)}
@@ -118,6 +119,9 @@ function LocationDialog({ location, open, onClose }: { location: Location | null
           </Form.Item>
           <Form.Item name="DeviceIds" label={t('locations:field.devices')} extra={t('locations:field.devicesExtra')}>
             <DevicePicker />
+          </Form.Item>
+          <Form.Item name="MaxStayMinutes" label={t('locations:field.maxStay')} extra={t('locations:field.maxStayExtra', { max: schemas.MAX_STAY_MINUTES })}>
+            <InputNumber min={1} max={schemas.MAX_STAY_MINUTES} precision={0} addonAfter={t('locations:field.minutes')} style={{ width: 200 }} data-testid="location-max-stay" />
           </Form.Item>
         </>
       )}
