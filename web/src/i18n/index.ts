@@ -45,7 +45,10 @@ export function setLocale(locale: Locale): void {
   localStore.set(LOCAL_KEYS.locale, locale);
   void i18n.changeLanguage(locale);
   applyDocumentLanguage(locale);
-  // Answers hold texts the server rendered in the language of the request (alarm contents, type names).
+  // Answers hold texts the server rendered in the language of the request (alarm contents, type names,
+  // warehouse names): those on screen are fetched again, those of closed views are dropped, so a view
+  // opened later never shows the old language while it refetches.
+  queryClient.removeQueries({ type: 'inactive' });
   void queryClient.invalidateQueries();
 }
 

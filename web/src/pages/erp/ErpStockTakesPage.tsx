@@ -49,7 +49,7 @@ function CountDialog({ take, onClose }: { take: StockTake | null; onClose: () =>
         dataSource={take?.Lines ?? []}
         data-testid="erp-stocktake-lines"
         columns={[
-          { key: 'Kind', title: t('erp:stockTake.kind'), width: 90, render: (_, l) => t(l.Kind === 1 ? 'erp:material' : 'erp:product') },
+          { key: 'Kind', title: t('erp:stockTake.kind'), width: 90, render: (_, l) => t(`erp:item.${l.Kind}`) },
           { key: 'ItemName', title: t('erp:name'), dataIndex: 'ItemName', onCell: userDataCell },
           { key: 'Expected', title: t('erp:stockTake.expected'), dataIndex: 'Expected', width: 90 },
           {
@@ -107,7 +107,7 @@ export default function ErpStockTakesPage() {
         { key: 'Lines', title: t('erp:stockTake.lines'), width: 80, render: (_, r) => r.Lines.length },
         { key: 'Remark', title: t('erp:remark'), dataIndex: 'Remark', onCell: userDataCell },
         { key: 'Created', title: t('erp:created'), dataIndex: 'Created', width: 170 },
-        { key: 'ConfirmedAt', title: t('erp:stockTake.confirm'), dataIndex: 'ConfirmedAt', width: 170 },
+        { key: 'ConfirmedAt', title: t('erp:stockTake.confirmedAt'), dataIndex: 'ConfirmedAt', width: 170 },
       ]}
     >
       <FormDialog<{ WarehouseId?: number; Remark?: string }>

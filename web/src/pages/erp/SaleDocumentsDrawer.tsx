@@ -48,16 +48,19 @@ export function SaleDocumentsDrawer({ sale, mayEdit, onClose }: { sale: Delivery
             rowKey="Id"
             pagination={false}
             dataSource={d.Deliveries}
+            // Fixed widths, the IMEIs cut to what is left (all in the tooltip): thirty IMEIs must not push
+            // the return button out of the drawer.
+            tableLayout="fixed"
             columns={[
               { key: 'DeliveredOn', title: t('erp:delivery.day'), dataIndex: 'DeliveredOn', width: 110 },
-              { key: 'WarehouseName', title: t('erp:sale.warehouse'), dataIndex: 'WarehouseName', width: 90 },
-              { key: 'Quantity', title: t('erp:quantity'), dataIndex: 'Quantity', width: 70 },
-              { key: 'Returned', title: t('erp:documents.returned'), dataIndex: 'Returned', width: 70 },
-              { key: 'Imeis', title: t('erp:delivery.imeis'), render: (_, r) => <Typography.Text ellipsis={{ tooltip: r.Imeis.join(', ') }}>{r.Imeis.join(', ')}</Typography.Text> },
+              { key: 'WarehouseName', title: t('erp:sale.warehouse'), dataIndex: 'WarehouseName', width: 100 },
+              { key: 'Quantity', title: t('erp:quantity'), dataIndex: 'Quantity', width: 80 },
+              { key: 'Returned', title: t('erp:documents.returned'), dataIndex: 'Returned', width: 80 },
+              { key: 'Imeis', title: t('erp:delivery.imeis'), render: (_, r) => <Typography.Text ellipsis={{ tooltip: r.Imeis.join(', ') }} style={{ width: '100%' }}>{r.Imeis.join(', ')}</Typography.Text> },
               {
                 key: 'return',
                 title: t('erp:actions'),
-                width: 90,
+                width: 100,
                 render: (_, r) =>
                   mayEdit && r.Quantity > r.Returned ? (
                     <Button size="small" icon={<RollbackOutlined />} onClick={() => setReturning(r)} data-testid="erp-delivery-return">
