@@ -155,7 +155,7 @@ describe.each(databases())('scheduled reports (%s)', (kind) => {
     expect(van![3]).toBeCloseTo(2.1, 0);
 
     const [after] = (await p.call('/Report/Subscriptions', {}, clinic)).body.Items as [{ LastSentAt: string; LastPeriod: string; LastError: string }];
-    expect(after).toMatchObject({ LastPeriod: `${yesterday}..${yesterday}`, LastError: '' });
+    expect(after).toMatchObject({ LastPeriod: `${yesterday} – ${yesterday}`, LastError: '' });
     expect(after.LastSentAt).not.toBe('');
     const [row] = await p.deps.database.query<Row>(`SELECT status, next_at FROM report_subscriptions WHERE id = $1`, [id]);
     expect(row!.status).toBe('pending');

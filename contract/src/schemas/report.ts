@@ -187,7 +187,7 @@ export const reportSubscriptionSchema = z.object({
   /** Viewer-zone times: the next mailing, the last one ('' before the first). */
   NextAt: z.string(),
   LastSentAt: z.string(),
-  /** The period of the last mailing (From to To, days), and why the last attempt failed (a message). */
+  /** The period of the last mailing ('From – To', days), and why the last attempt failed (a message). */
   LastPeriod: z.string(),
   LastError: z.string(),
 });

@@ -108,7 +108,8 @@ function toItem(ctx: AuthedContext, r: typeof reportSubscriptions.$inferSelect, 
     Enabled: r.enabled,
     NextAt: r.enabled ? shownTime(ctx.user, r.nextAt) : '',
     LastSentAt: r.lastSentAt ? shownTime(ctx.user, r.lastSentAt) : '',
-    LastPeriod: r.lastPeriod,
+    // Stored as From..To; shown as a range.
+    LastPeriod: r.lastPeriod.replace('..', ' – '),
     LastError: r.lastError ? translate(ctx.locale, r.lastError) : '',
   };
 }

@@ -1,8 +1,8 @@
 // Alarm settings (/alarm/alarmSetting): how this user's consoles show each alarm type (pop-up on or
-// off; 1 no auto-close, 2 auto-close, 3 ring), the account's health thresholds, and alarm contacts
-// told by SMS or e-mail.
+// off; 1 no auto-close, 2 auto-close, 3 ring), the health, speed and no-motion thresholds of the
+// account or of one of its devices (by IMEI), and alarm contacts told by SMS or e-mail.
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Checkbox, Col, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Space, Switch, Table, Tabs, Tag, TimePicker, Typography } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Col, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Space, Switch, Table, Tabs, Tag, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import { errorText } from '../../i18n/errors';
 import { FormDialog } from '../../patterns';
 import { useCan } from '../../access/can';
 import { useSession } from '../../stores/session';
+import { ScheduleInput } from '../account/fence/ScheduleInput';
 import { ALARM_KEY, useAlarmSettings, useAlarmTypeName, useAlarmTypes } from './queries';
 
 function PopupSettings({ readOnly }: { readOnly: boolean }) {
@@ -113,11 +114,16 @@ const THRESHOLD_ROWS: { label: string; min?: keyof HealthThresholds; max?: keyof
   { label: 'noMotion', max: 'noMotionMinutes', unit: 'min' },
 ];
 
+/** Whose thresholds the tab edits: the user's account, or one device of his subtree (by IMEI). */
+type ThresholdTarget = { Imei?: string };
+
 function Thresholds({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<HealthThresholds>();
-  const q = useQuery({ queryKey: [...ALARM_KEY, 'thresholds'], queryFn: () => call('/ExceptionMessage/allExceptionThreshold', {}) });
+  const [target, setTarget] = useState<ThresholdTarget>({});
+  const [forDevice, setForDevice] = useState(false);
+  const q = useQuery({ queryKey: [...ALARM_KEY, 'thresholds', target.Imei ?? ''], queryFn: () => call('/ExceptionMessage/allExceptionThreshold', target), retry: false });
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (q.data) form.setFieldsValue(q.data.Item);
@@ -126,7 +132,7 @@ function Thresholds({ readOnly }: { readOnly: boolean }) {
     setBusy(true);
     try {
       const v = form.getFieldsValue();
-      const r = await call('/ExceptionMessage/actionThresholdValue', inherit ? { Inherit: true } : { ...v });
+      const r = await call('/ExceptionMessage/actionThresholdValue', inherit ? { ...target, Inherit: true } : { ...target, ...v });
       form.setFieldsValue(r.Item);
       await q.refetch();
       message.success(t('alarm:setting.saved'));
@@ -139,21 +145,55 @@ function Thresholds({ readOnly }: { readOnly: boolean }) {
   const input = (name: keyof HealthThresholds | undefined, step?: number) =>
     name ? (
       <Form.Item name={name} noStyle>
-        <InputNumber step={step ?? 1} style={{ width: 110 }} placeholder={t('alarm:threshold.off')} />
+        <InputNumber step={step ?? 1} style={{ width: 110 }} placeholder={t('alarm:threshold.off')} data-testid={`threshold-${name}`} />
       </Form.Item>
     ) : (
       <Typography.Text type="secondary">—</Typography.Text>
     );
+  const ready = !forDevice || !!target.Imei;
   return (
     <Form form={form} layout="vertical" style={{ maxWidth: 640 }} disabled={readOnly}>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Radio.Group
+          value={forDevice ? 'device' : 'account'}
+          disabled={false}
+          onChange={(e) => {
+            const device = e.target.value === 'device';
+            setForDevice(device);
+            if (!device) setTarget({});
+          }}
+          optionType="button"
+          options={[
+            { value: 'account', label: t('alarm:threshold.forAccount') },
+            { value: 'device', label: t('alarm:threshold.forDevice') },
+          ]}
+          data-testid="threshold-target"
+        />
+        {forDevice ? (
+          <Input.Search
+            allowClear
+            disabled={false}
+            maxLength={15}
+            style={{ width: 240 }}
+            placeholder={t('alarm:threshold.imei')}
+            enterButton
+            onSearch={(v) => setTarget(v.trim() ? { Imei: v.trim() } : {})}
+            data-testid="threshold-imei"
+          />
+        ) : null}
+      </Space>
+      {q.isError && ready ? (
+        <Alert type="error" showIcon style={{ marginBottom: 12 }} title={errorText(t, q.error)} data-testid="threshold-error" />
+      ) : null}
       <Typography.Paragraph type="secondary">
-        {t('alarm:threshold.hint')} {q.data ? <Tag>{t(`alarm:threshold.source.${q.data.Source}`)}</Tag> : null}
+        {t('alarm:threshold.hint')} {q.data && ready && !q.isError ? <Tag data-testid="threshold-source">{t(`alarm:threshold.source.${q.data.Source}`)}</Tag> : null}
       </Typography.Paragraph>
       <Table
         rowKey="label"
         size="small"
         pagination={false}
-        dataSource={THRESHOLD_ROWS}
+        // A device that could not be read shows no values (not those of the account read before).
+        dataSource={q.isError && ready ? [] : THRESHOLD_ROWS}
         columns={[
           { key: 'label', title: t('alarm:threshold.measure'), render: (_, r) => t(`alarm:measure.${r.label}`) },
           { key: 'min', title: t('alarm:threshold.min'), render: (_, r) => input(r.min, r.step) },
@@ -161,12 +201,15 @@ function Thresholds({ readOnly }: { readOnly: boolean }) {
           { key: 'unit', title: t('alarm:threshold.unit'), dataIndex: 'unit' },
         ]}
       />
+      <Form.Item name="noMotionSchedule" label={t('alarm:threshold.noMotionWindow')} extra={t('alarm:threshold.noMotionWindowHint')} style={{ marginTop: 16 }}>
+        <ScheduleInput />
+      </Form.Item>
       {!readOnly && (
         <Space style={{ marginTop: 16 }}>
-          <Button type="primary" loading={busy} onClick={() => void submit()}>
+          <Button type="primary" loading={busy} disabled={!ready || q.isError} onClick={() => void submit()} data-testid="threshold-save">
             {t('alarm:save')}
           </Button>
-          <Button disabled={busy} onClick={() => void submit(true)}>
+          <Button disabled={busy || !ready || q.isError} onClick={() => void submit(true)}>
             {t('alarm:threshold.inherit')}
           </Button>
         </Space>
