@@ -45,6 +45,9 @@ const FILE_FIELDS = new Set([
 const LARGE_LISTS = new Map([
   ['/Inventory/BatchInsert Imeis', 100_000],
   ['/Inventory/BatchInsert Iccids', 100_000],
+  // A delivery (and its return) names its IMEIs as a stock-in batch does.
+  ['/Erp/DeliverySave Imeis', 100_000],
+  ['/Erp/SalesReturnSave Imeis', 100_000],
 ]);
 
 

@@ -5,7 +5,7 @@
 // stock-takes of a warehouse (expected from the ledger, counted, differences posted on confirming).
 import { z } from 'zod';
 import { ok, pageOf, pageRequest } from '../envelope.js';
-import { INT4_MAX, dateInput, id, int, text } from './common.js';
+import { INT4_MAX, dateInput, id, int, requiredText, text } from './common.js';
 import { money } from './erp.js';
 
 const remark = text(500).optional().default('');
@@ -45,7 +45,7 @@ export const deliverySchema = z.object({
   Remark: z.string(),
   Created: z.string(),
 });
-export const saleInvoiceSave = z.object({ SaleId: id, Number: z.string().trim().min(1, { error: 'erp.invoiceNoRequired' }).max(64, { error: 'validation.max' }), InvoiceDate: dateInput, Amount: money('erp.amountRequired') });
+export const saleInvoiceSave = z.object({ SaleId: id, Number: requiredText('erp.invoiceNoRequired', 64), InvoiceDate: dateInput, Amount: money('erp.amountRequired') });
 export const salePaymentSave = z.object({ SaleId: id, PaidOn: dateInput, Amount: money('erp.amountRequired'), Remark: remark });
 export const saleDocuments = z.object({
   SaleId: z.number(),
