@@ -30,9 +30,21 @@ describe.skipIf(!!reason)('a gateway drains on SIGTERM', () => {
   beforeAll(async () => {
     db = await createPgDatabase({ migrated: true });
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    // Dropping the database at the end ends its connections: not an error of the test.
+    pool.on('error', () => undefined);
     gt06Port = await freePort();
     gw = await PlatformProcess.create('gateway', { DATABASE_URL: db.url, ROLES: 'api,gateway', GT06_PORT: String(gt06Port), DEMO: '1', GATEWAY_DRAIN_SECONDS: '10' });
     await gw.start();
+    // The process answers /api/health/live before its device listeners are up: wait for the port.
+    await eventually(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const probe = net.connect(gt06Port, '127.0.0.1');
+          probe.once('connect', () => (probe.destroy(), resolve(true)));
+          probe.once('error', () => resolve(false));
+        }),
+      60_000,
+    );
   }, 240_000);
 
   afterAll(async () => {
