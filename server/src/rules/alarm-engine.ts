@@ -81,6 +81,15 @@ export interface DeviceInfo {
   accountPath: string;
 }
 
+/** A device as an alarm names it (its owner's path for the scope), read when no cache holds it. */
+export async function deviceInfoOf(q: QueryFn, id: number): Promise<DeviceInfo | undefined> {
+  const [d] = await q<{ imei: string; name: string; account_id: number; path: string }>(
+    `SELECT d.imei, d.name, d.account_id, a.path FROM devices d JOIN accounts a ON a.id = d.account_id WHERE d.id = $1`,
+    [id],
+  );
+  return d ? { id, imei: d.imei, name: d.name, accountId: Number(d.account_id), accountPath: d.path } : undefined;
+}
+
 export interface RaiseInput {
   code: number;
   device: DeviceInfo;

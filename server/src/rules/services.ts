@@ -1,4 +1,6 @@
-// The alarm engine and the partner push worker as background services of the worker role.
+// The alarm engine and the durable outboxes' workers (partner push, notices, escalation, scheduled
+// reports) as background services of the worker role.
+import type { AppDeps } from '../deps.js';
 import { ReportMailWorker } from '../modules/report/schedule.js';
 import type { Service } from '../services.js';
 import { PushWorker } from '../modules/push/outbox.js';
@@ -32,61 +34,36 @@ export const alarmTypesService: Service = {
   async stop() {},
 };
 
-export const pushWorkerService: Service = {
-  name: 'push-worker',
-  roles: ['worker'],
-  async start(deps) {
-    const worker = new PushWorker(deps);
-    worker.start();
-    return () => worker.stop();
-  },
-  async stop() {},
-};
-
-/** Alarm contacts' SMS and e-mails: the notice outbox's worker with the configured SMS provider. */
-export const noticeWorkerService: Service = {
-  name: 'notice-worker',
-  roles: ['worker'],
-  async start(deps) {
-    const worker = new NoticeWorker(deps, smsProviderFor(deps.config, deps.log, deps.outbound));
-    worker.start();
-    noticeWorkers.set(deps, worker);
-    return () => worker.stop();
-  },
-  async stop() {},
-};
+/**
+ * A durable outbox's worker as a service of the worker role: started with the platform, stopped
+ * with it, and kept in `registry` (per platform) for tests that wake it.
+ */
+function outboxWorkerService<W extends { start(): void; stop(): Promise<void> }>(name: string, make: (deps: AppDeps) => W, registry?: WeakMap<object, W>): Service {
+  return {
+    name,
+    roles: ['worker'],
+    async start(deps) {
+      const worker = make(deps);
+      worker.start();
+      registry?.set(deps, worker);
+      return () => worker.stop();
+    },
+    async stop() {},
+  };
+}
 
 /** The notice worker of each running platform, for tests. */
 export const noticeWorkers = new WeakMap<object, NoticeWorker>();
-
-/** Due escalation steps of unacknowledged alarms. */
-export const escalationWorkerService: Service = {
-  name: 'escalation-worker',
-  roles: ['worker'],
-  async start(deps) {
-    const worker = new EscalationWorker(deps);
-    worker.start();
-    escalationWorkers.set(deps, worker);
-    return () => worker.stop();
-  },
-  async stop() {},
-};
-
 /** The escalation worker of each running platform, for tests. */
 export const escalationWorkers = new WeakMap<object, EscalationWorker>();
-
-/** Scheduled reports mailed when their period ends (modules/report/schedule.ts). */
-export const reportMailService: Service = {
-  name: 'report-mail',
-  roles: ['worker'],
-  async start(deps) {
-    const worker = new ReportMailWorker(deps);
-    worker.start();
-    reportMailWorkers.set(deps, worker);
-    return () => worker.stop();
-  },
-  async stop() {},
-};
-
 /** The scheduled-report worker of each running platform, for tests. */
 export const reportMailWorkers = new WeakMap<object, ReportMailWorker>();
+
+/** Partner pushes of alarms. */
+export const pushWorkerService = outboxWorkerService('push-worker', (deps) => new PushWorker(deps));
+/** Alarm contacts' SMS and e-mails: the notice outbox's worker with the configured SMS provider. */
+export const noticeWorkerService = outboxWorkerService('notice-worker', (deps) => new NoticeWorker(deps, smsProviderFor(deps.config, deps.log, deps.outbound)), noticeWorkers);
+/** Due escalation steps of unacknowledged alarms. */
+export const escalationWorkerService = outboxWorkerService('escalation-worker', (deps) => new EscalationWorker(deps), escalationWorkers);
+/** Scheduled reports mailed when their period ends (modules/report/schedule.ts). */
+export const reportMailService = outboxWorkerService('report-mail', (deps) => new ReportMailWorker(deps), reportMailWorkers);

@@ -292,26 +292,34 @@ async function warehouseNames(db: Db, ctx: AuthedContext, ids: number[]) {
   return new Map(found.map((s) => [s.id, storeName(ctx.locale, s)]));
 }
 
+/** Receipts with their order and supplier, kept to the subtree (the list of /Erp/ReceiptList and its export). */
+const receipts = scopedCrud({
+  table: erpReceipts,
+  id: erpReceipts.id,
+  owner: erpReceipts.accountId,
+  select: (db: Db) =>
+    db
+      .select({ r: erpReceipts, orderNo: erpPurchases.orderNo, supplierId: erpPurchases.supplierId, supplierName: erpSuppliers.name })
+      .from(erpReceipts)
+      .innerJoin(erpPurchases, eq(erpPurchases.id, erpReceipts.orderId))
+      .leftJoin(erpSuppliers, eq(erpSuppliers.id, erpPurchases.supplierId))
+      .$dynamic(),
+  notFound: 'erp.receiptNotFound',
+});
+
 export async function listReceipts(ctx: AuthedContext, q: Req<'receiptList'>) {
   const { db } = ctx.deps.database;
-  const where = and(
-    ownedBySubtree(erpReceipts.accountId, ctx.user),
-    q.OrderId ? eq(erpReceipts.orderId, q.OrderId) : undefined,
-    q.WarehouseId ? eq(erpReceipts.warehouseId, q.WarehouseId) : undefined,
-    q.SupplierId ? sql`${erpReceipts.orderId} IN (SELECT id FROM erp_purchases WHERE supplier_id = ${q.SupplierId})` : undefined,
-    q.From ? sql`${erpReceipts.receivedOn} >= ${sentDay(ctx.user, q.From)}` : undefined,
-    q.To ? sql`${erpReceipts.receivedOn} <= ${sentDay(ctx.user, q.To)}` : undefined,
-  );
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(erpReceipts).where(where);
-  const list = await db
-    .select({ r: erpReceipts, orderNo: erpPurchases.orderNo, supplierId: erpPurchases.supplierId, supplierName: erpSuppliers.name })
-    .from(erpReceipts)
-    .innerJoin(erpPurchases, eq(erpPurchases.id, erpReceipts.orderId))
-    .leftJoin(erpSuppliers, eq(erpSuppliers.id, erpPurchases.supplierId))
-    .where(where)
-    .orderBy(desc(erpReceipts.id))
-    .limit(q.PageCount)
-    .offset((q.PageNo - 1) * q.PageCount);
+  const { total, items: list } = await receipts.list(db, ctx.user, {
+    filters: [
+      q.OrderId ? eq(erpReceipts.orderId, q.OrderId) : undefined,
+      q.WarehouseId ? eq(erpReceipts.warehouseId, q.WarehouseId) : undefined,
+      q.SupplierId ? eq(erpPurchases.supplierId, q.SupplierId) : undefined,
+      q.From ? sql`${erpReceipts.receivedOn} >= ${sentDay(ctx.user, q.From)}` : undefined,
+      q.To ? sql`${erpReceipts.receivedOn} <= ${sentDay(ctx.user, q.To)}` : undefined,
+    ],
+    orderBy: [desc(erpReceipts.id)],
+    page: page(q),
+  });
   const ids = list.map((x) => x.r.id);
   const lines = ids.length
     ? await rows<{ receipt_id: number; line_id: number; kind: number; item_id: number; name: string | null; quantity: number }>(
@@ -325,7 +333,7 @@ export async function listReceipts(ctx: AuthedContext, q: Req<'receiptList'>) {
   const stores = await warehouseNames(db, ctx, list.map((x) => x.r.warehouseId));
   return {
     ...OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: list.map(({ r, orderNo, supplierId, supplierName }) => {
       const mine = lines.filter((l) => Number(l.receipt_id) === r.id);
       return {
@@ -346,22 +354,32 @@ export async function listReceipts(ctx: AuthedContext, q: Req<'receiptList'>) {
   };
 }
 
+/** Transfers with their item's name, kept to the subtree. */
+const transferName = sql<string>`CASE erp_transfers.kind WHEN 1 THEN (SELECT m.name FROM erp_materials m WHERE m.id = erp_transfers.item_id)
+    ELSE (SELECT p.model_name FROM erp_products p WHERE p.id = erp_transfers.item_id) END`;
+const transfers = scopedCrud({
+  table: erpTransfers,
+  id: erpTransfers.id,
+  owner: erpTransfers.accountId,
+  select: (db: Db) => db.select({ t: erpTransfers, name: transferName }).from(erpTransfers).$dynamic(),
+  notFound: 'erp.transferNotFound',
+});
+
 export async function listTransfers(ctx: AuthedContext, q: Req<'transferList'>) {
   const { db } = ctx.deps.database;
-  const where = and(
-    ownedBySubtree(erpTransfers.accountId, ctx.user),
-    q.Kind ? eq(erpTransfers.kind, q.Kind) : undefined,
-    q.ItemId ? eq(erpTransfers.itemId, q.ItemId) : undefined,
-    q.WarehouseId ? or(eq(erpTransfers.fromWarehouseId, q.WarehouseId), eq(erpTransfers.toWarehouseId, q.WarehouseId)) : undefined,
-  );
-  const name = sql<string>`CASE erp_transfers.kind WHEN 1 THEN (SELECT m.name FROM erp_materials m WHERE m.id = erp_transfers.item_id)
-    ELSE (SELECT p.model_name FROM erp_products p WHERE p.id = erp_transfers.item_id) END`;
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(erpTransfers).where(where);
-  const list = await db.select({ t: erpTransfers, name }).from(erpTransfers).where(where).orderBy(desc(erpTransfers.id)).limit(q.PageCount).offset((q.PageNo - 1) * q.PageCount);
+  const { total, items: list } = await transfers.list(db, ctx.user, {
+    filters: [
+      q.Kind ? eq(erpTransfers.kind, q.Kind) : undefined,
+      q.ItemId ? eq(erpTransfers.itemId, q.ItemId) : undefined,
+      q.WarehouseId ? or(eq(erpTransfers.fromWarehouseId, q.WarehouseId), eq(erpTransfers.toWarehouseId, q.WarehouseId)) : undefined,
+    ],
+    orderBy: [desc(erpTransfers.id)],
+    page: page(q),
+  });
   const stores = await warehouseNames(db, ctx, list.flatMap(({ t }) => [t.fromWarehouseId, t.toWarehouseId]));
   return {
     ...OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: list.map(({ t, name: n }) => ({
       Id: t.id,
       Kind: t.kind,

@@ -31,7 +31,7 @@ import {
   invSales,
   invStores,
 } from '../../db/schema/index.js';
-import type { Tx } from '../../lib/crud.js';
+import { scopedCrud, type Tx } from '../../lib/crud.js';
 import { AppError, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { accountInScope, ownedBySubtree } from '../../lib/scope.js';
 import { intArray, isUniqueViolation, rows, textArray } from '../../lib/sql.js';
@@ -315,29 +315,37 @@ export async function savePurchaseReturn(ctx: AuthedContext, b: Req<'purchaseRet
   });
 }
 
-export async function listReturns(ctx: AuthedContext, q: Req<'returnList'>) {
-  const { db } = ctx.deps.database;
-  const where = and(ownedBySubtree(erpReturns.accountId, ctx.user), q.Direction ? eq(erpReturns.direction, q.Direction) : undefined);
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(erpReturns).where(where);
-  const list = await db
-    .select({
-      r: erpReturns,
-      store: invStores.name,
-      seeded: invStores.seeded,
-      item: sql<string>`CASE WHEN erp_returns.direction = 1
+/** Returns (sales and purchase) with their item's and warehouse's names, kept to the subtree. */
+const returns = scopedCrud({
+  table: erpReturns,
+  id: erpReturns.id,
+  owner: erpReturns.accountId,
+  select: (db: Db) =>
+    db
+      .select({
+        r: erpReturns,
+        store: invStores.name,
+        seeded: invStores.seeded,
+        item: sql<string>`CASE WHEN erp_returns.direction = 1
           THEN (SELECT p.model_name FROM erp_deliveries d JOIN erp_sales s ON s.id = d.sale_id JOIN erp_products p ON p.id = s.product_id WHERE d.id = erp_returns.delivery_id)
           ELSE (SELECT CASE l.kind WHEN 1 THEN (SELECT m.name FROM erp_materials m WHERE m.id = l.item_id) ELSE (SELECT p.model_name FROM erp_products p WHERE p.id = l.item_id) END
                 FROM erp_purchase_lines l WHERE l.id = erp_returns.line_id) END`,
-    })
-    .from(erpReturns)
-    .leftJoin(invStores, eq(invStores.id, erpReturns.warehouseId))
-    .where(where)
-    .orderBy(desc(erpReturns.id))
-    .limit(q.PageCount)
-    .offset((q.PageNo - 1) * q.PageCount);
+      })
+      .from(erpReturns)
+      .leftJoin(invStores, eq(invStores.id, erpReturns.warehouseId))
+      .$dynamic(),
+  notFound: 'erp.returnNotFound',
+});
+
+export async function listReturns(ctx: AuthedContext, q: Req<'returnList'>) {
+  const { total, items: list } = await returns.list(ctx.deps.database.db, ctx.user, {
+    filters: [q.Direction ? eq(erpReturns.direction, q.Direction) : undefined],
+    orderBy: [desc(erpReturns.id)],
+    page: { PageNo: q.PageNo, PageCount: q.PageCount },
+  });
   return {
     ...OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: list.map(({ r, store, seeded, item }) => ({
       Id: r.id,
       Direction: r.direction,
@@ -411,18 +419,19 @@ export async function confirmStockTake(ctx: AuthedContext, b: { Id: number }) {
   });
 }
 
+/** Stock-takes with their warehouse's name, kept to the subtree. */
+const stockTakes = scopedCrud({
+  table: erpStockTakes,
+  id: erpStockTakes.id,
+  owner: erpStockTakes.accountId,
+  select: (db: Db) =>
+    db.select({ t: erpStockTakes, store: invStores.name, seeded: invStores.seeded }).from(erpStockTakes).leftJoin(invStores, eq(invStores.id, erpStockTakes.warehouseId)).$dynamic(),
+  notFound: 'erp.stockTakeNotFound',
+});
+
 export async function listStockTakes(ctx: AuthedContext, q: { PageNo: number; PageCount: number }) {
   const { db } = ctx.deps.database;
-  const where = ownedBySubtree(erpStockTakes.accountId, ctx.user);
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(erpStockTakes).where(where);
-  const takes = await db
-    .select({ t: erpStockTakes, store: invStores.name, seeded: invStores.seeded })
-    .from(erpStockTakes)
-    .leftJoin(invStores, eq(invStores.id, erpStockTakes.warehouseId))
-    .where(where)
-    .orderBy(desc(erpStockTakes.id))
-    .limit(q.PageCount)
-    .offset((q.PageNo - 1) * q.PageCount);
+  const { total, items: takes } = await stockTakes.list(db, ctx.user, { orderBy: [desc(erpStockTakes.id)], page: { PageNo: q.PageNo, PageCount: q.PageCount } });
   const ids = takes.map((x) => x.t.id);
   const lines = ids.length
     ? await db
@@ -437,7 +446,7 @@ export async function listStockTakes(ctx: AuthedContext, q: { PageNo: number; Pa
     : [];
   return {
     ...OK,
-    Total: Number(c?.n ?? 0),
+    Total: total,
     Items: takes.map(({ t, store, seeded }) => ({
       Id: t.id,
       WarehouseId: t.warehouseId,

@@ -10,7 +10,7 @@ import { ALARM_CODES, location as locationSchemas } from '@wt/contract';
 import type { AppDeps } from '../../deps.js';
 import { anchorKey } from '../../indoor/index.js';
 import { TOPICS, type BeaconEvent, type PositionEvent } from '../../pipeline/events.js';
-import type { DeviceInfo } from '../../rules/alarm-engine.js';
+import { deviceInfoOf, type DeviceInfo } from '../../rules/alarm-engine.js';
 import { alarmEngines } from '../../rules/services.js';
 import { PresenceTracker, closeRing, type PresenceChange, type TrackedLocation } from '../../rules/location.js';
 import { activeAt, type Schedule } from '../../rules/schedule.js';
@@ -297,13 +297,7 @@ export class LocationWatch {
   }
 
   private async deviceInfo(id: number): Promise<DeviceInfo | undefined> {
-    const known = this.devices.get(id);
-    if (known) return known;
-    const [d] = await this.deps.database.query<{ imei: string; name: string; account_id: number; path: string }>(
-      `SELECT d.imei, d.name, d.account_id, a.path FROM devices d JOIN accounts a ON a.id = d.account_id WHERE d.id = $1`,
-      [id],
-    );
-    return d ? { id, imei: d.imei, name: d.name, accountId: Number(d.account_id), accountPath: d.path } : undefined;
+    return this.devices.get(id) ?? deviceInfoOf(this.deps.database.query.bind(this.deps.database), id);
   }
 
   private async flushWrites() {
@@ -351,14 +345,7 @@ export class LocationWatch {
   private async raise(ev: { id: number; location_id: number; device_id: number; inside: boolean; time: Date | string; lat: number | null; lon: number | null }) {
     const engine = alarmEngines.get(this.deps);
     if (!engine) return;
-    let device: DeviceInfo | undefined = this.devices.get(Number(ev.device_id));
-    if (!device) {
-      const [d] = await this.deps.database.query<{ imei: string; name: string; account_id: number; path: string }>(
-        `SELECT d.imei, d.name, d.account_id, a.path FROM devices d JOIN accounts a ON a.id = d.account_id WHERE d.id = $1`,
-        [ev.device_id],
-      );
-      if (d) device = { id: Number(ev.device_id), imei: d.imei, name: d.name, accountId: Number(d.account_id), accountPath: d.path };
-    }
+    const device = await this.deviceInfo(Number(ev.device_id));
     const [loc] = await this.deps.database.query<{ name: string }>(`SELECT name FROM beacon_locations WHERE id = $1`, [ev.location_id]);
     if (device && loc) {
       await engine.raise({

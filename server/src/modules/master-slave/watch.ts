@@ -10,7 +10,7 @@ import type { DeviceMessage } from '@wt/protocols';
 import type { AppDeps } from '../../deps.js';
 import { normalizeMac } from '../../indoor/keys.js';
 import { TOPICS, type BeaconEvent, type PositionEvent } from '../../pipeline/events.js';
-import type { DeviceInfo } from '../../rules/alarm-engine.js';
+import { deviceInfoOf, type DeviceInfo } from '../../rules/alarm-engine.js';
 import { alarmEngines } from '../../rules/services.js';
 import { separationStep, type SlaveState } from '../../rules/separation.js';
 import type { Service } from '../../services.js';
@@ -167,13 +167,7 @@ export class SeparationWatch {
   }
 
   private async master(id: number): Promise<DeviceInfo | undefined> {
-    const known = this.masters.get(id);
-    if (known) return known;
-    const [d] = await this.deps.database.query<{ imei: string; name: string; account_id: number; path: string }>(
-      `SELECT d.imei, d.name, d.account_id, a.path FROM devices d JOIN accounts a ON a.id = d.account_id WHERE d.id = $1`,
-      [id],
-    );
-    return d ? { id, imei: d.imei, name: d.name, accountId: Number(d.account_id), accountPath: d.path } : undefined;
+    return this.masters.get(id) ?? deviceInfoOf(this.deps.database.query.bind(this.deps.database), id);
   }
 
   /** Raises the alarm (separated) or event (back) of each slave on its master, then stores the state. */
